@@ -1,0 +1,90 @@
+import * as path from 'path';
+import { type AnvilHandle, startAnvil } from './anvil';
+import { loadArtifacts } from './compile';
+import { deployChain } from './deploy';
+import { DEFAULT_STATE_DIR, writeJsonAtomic } from './paths';
+import type { DevnetChain } from './types';
+
+export type { DevnetChain, DevnetToken } from './types';
+export { deployChain } from './deploy';
+export type { DeployChainOptions } from './deploy';
+export { isRpcUp, startAnvil } from './anvil';
+export { loadArtifacts } from './compile';
+export { ANVIL_TEST_ACCOUNTS, DEPLOYER_ADDRESS } from './accounts';
+
+export interface DevnetChainSpec {
+  chainId: number;
+  name: string;
+  port: number;
+  /** Interval mining instead of automine. */
+  blockTimeSec?: number;
+}
+
+export interface BringUpDevnetOptions {
+  chains: DevnetChainSpec[];
+  fund?: string[];
+  /** Default <repo>/.local. */
+  stateDir?: string;
+  log?: (line: string) => void;
+}
+
+export interface Devnet {
+  chains: DevnetChain[];
+  /** Wall time of each phase, for logs and the self-test. */
+  timingsMs: { anvil: number; compile: number; deploy: number };
+  /** Stops the anvils this call started (reused ones are left running). */
+  stop(): Promise<void>;
+}
+
+export function devnetChainsFile(stateDir: string = DEFAULT_STATE_DIR): string {
+  return path.join(stateDir, 'devnet-chains.json');
+}
+
+/**
+ * Starts (or reuses) one anvil per chain, compiles once, deploys every chain in parallel and
+ * writes <stateDir>/devnet-chains.json = { chains }.
+ */
+export async function bringUpDevnet(opts: BringUpDevnetOptions): Promise<Devnet> {
+  const stateDir = opts.stateDir ?? DEFAULT_STATE_DIR;
+  const log = opts.log ?? (() => undefined);
+  const timingsMs = { anvil: 0, compile: 0, deploy: 0 };
+  let t = performance.now();
+  // allSettled: if one anvil fails to start, the others must still be stopped.
+  const started = await Promise.allSettled(opts.chains.map((c) => startAnvil({ port: c.port, chainId: c.chainId, blockTimeSec: c.blockTimeSec })));
+  const anvils = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const stop = async (): Promise<void> => {
+    await Promise.all(anvils.map((a) => a.stop()));
+  };
+
+  try {
+    const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    timingsMs.anvil = performance.now() - t;
+    log(`anvil ${anvils.map((a) => `${a.rpcUrl}${a.reused ? ' (reused)' : ` (pid ${a.pid})`}`).join(', ')} up in ${timingsMs.anvil.toFixed(0)} ms`);
+    t = performance.now();
+    const artifacts = await loadArtifacts({ stateDir });
+    timingsMs.compile = performance.now() - t;
+    log(`contracts compiled/loaded in ${timingsMs.compile.toFixed(0)} ms`);
+    t = performance.now();
+    const chains = await Promise.all(
+      opts.chains.map((spec, i) =>
+        deployChain({
+          rpcUrl: (anvils[i] as AnvilHandle).rpcUrl,
+          chainId: spec.chainId,
+          name: spec.name,
+          blockTimeSec: spec.blockTimeSec,
+          fund: opts.fund,
+          stateDir,
+          artifacts,
+          log,
+        }),
+      ),
+    );
+    timingsMs.deploy = performance.now() - t;
+    writeJsonAtomic(devnetChainsFile(stateDir), { chains });
+    return { chains, timingsMs, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * What a devnet chain contains: tokens, pools and balances. Pure data so the deployer, the self-test
+ * and the app's fixtures all agree on the same numbers.
+ */
+
+export type DexId = 'uniswap-v2' | 'sushiswap-v2';
+
+export interface TokenSpec {
+  symbol: string;
+  name: string;
+  decimals: number;
+}
+
+/** Deployed from our MintableERC20, in this order (order fixes their addresses). */
+export const MINTABLE_TOKENS: readonly TokenSpec[] = [
+  { symbol: 'USDC', name: 'USD Coin', decimals: 6 },
+  { symbol: 'DAI', name: 'Dai Stablecoin', decimals: 18 },
+  { symbol: 'WBTC', name: 'Wrapped BTC', decimals: 8 },
+  { symbol: 'LINK', name: 'ChainLink Token', decimals: 18 },
+  { symbol: 'UNI', name: 'Uniswap', decimals: 18 },
+];
+
+export const WETH_TOKEN: TokenSpec = { symbol: 'WETH', name: 'Wrapped Ether', decimals: 18 };
+
+/** Reference USD prices the pool reserves are built from. */
+export const USD_PRICES: Readonly<Record<string, number>> = { WETH: 3000, WBTC: 60000, USDC: 1, DAI: 1, LINK: 15, UNI: 8 };
+
+/** Keys in DevnetChain.contracts for each DEX's factory and router. */
+export const DEX_CONTRACT_KEYS: Readonly<Record<DexId, { factory: string; router: string }>> = {
+  'uniswap-v2': { factory: 'uniswapV2Factory', router: 'uniswapV2Router' },
+  'sushiswap-v2': { factory: 'sushiswapV2Factory', router: 'sushiswapV2Router' },
+};
+
+export interface PoolSpec {
+  dex: DexId;
+  tokenA: string;
+  tokenB: string;
+  /** Human-readable initial reserves (parsed with each token's decimals). */
+  amountA: string;
+  amountB: string;
+}
+
+/**
+ * Route shapes this graph guarantees (all pools are 0.3% V2 pools):
+ *  - direct:  WETH->USDC (on both DEXes; sushi is shallower and ~0.3% dearer in USDC per ETH)
+ *  - 2-hop:   DAI->WBTC (no DAI/WBTC pool; via WETH on uniswap or via USDC across DEXes)
+ *  - 3-hop:   LINK->UNI; LINK only pairs with DAI and UNI only with WETH, so the shortest route is
+ *             LINK->DAI (sushi) -> WETH -> UNI (uniswap), i.e. it necessarily crosses DEXes.
+ */
+export const POOLS: readonly PoolSpec[] = [
+  { dex: 'uniswap-v2', tokenA: 'WETH', tokenB: 'USDC', amountA: '2000', amountB: '6000000' },
+  { dex: 'uniswap-v2', tokenA: 'WETH', tokenB: 'DAI', amountA: '1000', amountB: '3000000' },
+  { dex: 'uniswap-v2', tokenA: 'WETH', tokenB: 'WBTC', amountA: '500', amountB: '25' },
+  { dex: 'uniswap-v2', tokenA: 'USDC', tokenB: 'DAI', amountA: '2000000', amountB: '2000000' },
+  { dex: 'uniswap-v2', tokenA: 'UNI', tokenB: 'WETH', amountA: '150000', amountB: '400' },
+  // 3009 USDC/ETH: 0.3% off the uniswap pool, so best-price routing has to compare DEXes.
+  { dex: 'sushiswap-v2', tokenA: 'WETH', tokenB: 'USDC', amountA: '500', amountB: '1504500' },
+  { dex: 'sushiswap-v2', tokenA: 'DAI', tokenB: 'LINK', amountA: '600000', amountB: '40000' },
+  { dex: 'sushiswap-v2', tokenA: 'USDC', tokenB: 'WBTC', amountA: '1200000', amountB: '20' },
+];
+
+/** DevnetChain.contracts key of a pool, e.g. `pool:uniswap-v2:WETH/USDC`. */
+export function poolKey(pool: Pick<PoolSpec, 'dex' | 'tokenA' | 'tokenB'>): string {
+  return `pool:${pool.dex}:${pool.tokenA}/${pool.tokenB}`;
+}
+
+/** Balances each of anvil's default accounts 0..4 receives (WETH is wrapped by the deployer and transferred). */
+export const TEST_ACCOUNT_GRANTS: Readonly<Record<string, string>> = {
+  USDC: '1000000',
+  DAI: '1000000',
+  WBTC: '100',
+  LINK: '10000',
+  UNI: '10000',
+  WETH: '100',
+};
+
+/** ETH balance set (anvil_setBalance) for every `fund` address. */
+export const FUND_ETH = '10000';
+/** The deployer pays for ~80 txs; give it far more than it can ever spend. */
+export const DEPLOYER_ETH = '1000000';

@@ -1,0 +1,36 @@
+import type { DevnetChain } from '../devnet/deploy';
+
+/** Capabilities of the local chains (decisions.md, "The local stack"). */
+const LOCAL_CHAIN_TRAITS: Record<number, { flashBlocks: boolean; explorer: string }> = {
+  31337: { flashBlocks: false, explorer: 'Devnet explorer' },
+  84532: { flashBlocks: true, explorer: 'Base Sepolia explorer (local)' },
+};
+
+/** Turns a deployed devnet into the CHAINS_FILE the service reads. */
+export function chainsFileFor(chains: DevnetChain[]): { chains: unknown[] } {
+  return {
+    chains: chains.map((chain) => {
+      const traits = LOCAL_CHAIN_TRAITS[chain.chainId] ?? { flashBlocks: false, explorer: 'local explorer' };
+      const usdc = chain.tokens.find((t) => t.symbol === 'USDC');
+      const weth = chain.contracts.weth;
+      const pair = chain.contracts['pool:uniswap-v2:WETH/USDC'];
+      return {
+        chainId: chain.chainId,
+        name: chain.name,
+        rpcUrl: chain.rpcUrl,
+        enabled: true,
+        isTestnet: true,
+        iconUrl: '',
+        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+        blockExplorer: { name: traits.explorer, url: '', apiUrl: '' },
+        capabilities: { eip7702: true, flashBlocks: traits.flashBlocks, exchangeAction: false },
+        contracts: chain.contracts,
+        tokens: chain.tokens.map((t) => ({ address: t.address, symbol: t.symbol, name: t.name, decimals: t.decimals })),
+        pricing: {
+          nativeUsdPool: usdc && weth && pair ? { pair, wrappedNative: weth, stable: usdc.address, stableDecimals: usdc.decimals } : undefined,
+          staticNativeUsd: 3000,
+        },
+      };
+    }),
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * `npm start`: the whole local stack on one machine with Node, PostgreSQL and Redis.
+ * Starts two anvil chains with the project's contracts, creates the database, runs the API
+ * (migrations run on its start), seeds a demo account and writes `.local/devnet.json`.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Redis from 'ioredis';
+import { bringUpDevnet } from '../devnet';
+import { chainsFileFor } from './chains-config';
+import { ensureDatabase } from './database';
+import { seedDemoAccount } from './demo-account';
+
+const ROOT = join(__dirname, '..', '..');
+const STATE = join(ROOT, '.local');
+
+function readOr(path: string, make: () => string): string {
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  const value = make();
+  writeFileSync(path, value);
+  return value;
+}
+
+async function checkRedis(url: string): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (err) {
+    throw new Error(`Redis is not reachable at ${url} (${(err as Error).message}). Start it, e.g.: redis-server --daemonize yes`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function waitForHealth(apiUrl: string, app: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (app.exitCode !== null) throw new Error(`the API exited with code ${app.exitCode}`);
+    try {
+      const res = await fetch(`${apiUrl}/health`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`the API did not become healthy within ${timeoutMs / 1000}s`);
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  mkdirSync(STATE, { recursive: true });
+  const port = Number(process.env.PORT ?? 3000);
+  const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/relay';
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const adminToken = process.env.ADMIN_TOKEN ?? readOr(join(STATE, 'admin-token'), () => randomBytes(24).toString('hex'));
+  const apiUrl = `http://localhost:${port}`;
+
+  await checkRedis(redisUrl);
+  await ensureDatabase(databaseUrl).catch((err: Error) => {
+    throw new Error(`PostgreSQL is not reachable at ${databaseUrl} (${err.message}).`);
+  });
+
+  const devnet = await bringUpDevnet({
+    chains: [
+      { chainId: 31337, name: 'Devnet', port: Number(process.env.CHAIN_31337_PORT ?? 8545) },
+      { chainId: 84532, name: 'Base Sepolia (local)', port: Number(process.env.CHAIN_84532_PORT ?? 8546) },
+    ],
+    stateDir: STATE,
+  });
+  const chainsFile = join(STATE, 'chains.json');
+  writeFileSync(chainsFile, JSON.stringify(chainsFileFor(devnet.chains), null, 2));
+
+  const env = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, CHAINS_FILE: chainsFile, ADMIN_TOKEN: adminToken, PORT: String(port) };
+  // The admin CLI (npm run admin) reads this file, so it talks to the same database.
+  writeFileSync(join(STATE, 'local.env'), Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n') + '\n');
+
+  const app = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'inherit' });
+  const shutdown = async (code: number) => {
+    app.kill('SIGTERM');
+    await devnet.stop();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+  app.on('exit', (code) => {
+    if (code !== 0 && code !== null) void shutdown(code);
+  });
+
+  try {
+    await waitForHealth(apiUrl, app);
+    const demo = await seedDemoAccount(apiUrl, adminToken, join(STATE, 'demo.json'));
+    const manifest = { apiUrl, adminToken, chains: devnet.chains, demo };
+    writeFileSync(join(STATE, 'devnet.json'), JSON.stringify(manifest, null, 2));
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    console.log(
+      [
+        '',
+        `Local stack up in ${seconds}s`,
+        `  API      ${apiUrl}   (Swagger: ${apiUrl}/docs)`,
+        ...devnet.chains.map((c) => `  chain    ${c.chainId} ${c.name} at ${c.rpcUrl}`),
+        `  demo     address ${demo.address}`,
+        `           api-key ${demo.apiKey}`,
+        `  details  .local/devnet.json (admin token, contracts, tokens)`,
+        '',
+      ].join('\n'),
+    );
+  } catch (err) {
+    console.error((err as Error).message);
+    await shutdown(1);
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

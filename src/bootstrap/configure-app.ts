@@ -1,0 +1,27 @@
+import { INestApplication } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { EnvelopeInterceptor } from '../common/envelope/envelope.interceptor';
+import { AllExceptionsFilter } from '../common/http/all-exceptions.filter';
+import { jsonBodyMiddleware } from '../common/http/json-body.middleware';
+import { requestLogMiddleware } from '../common/http/request-log.middleware';
+import { createValidationPipe } from '../common/http/validation.pipe';
+import { traceIdMiddleware } from '../common/trace/trace-id.middleware';
+import { AppConfig } from '../config/app-config';
+import { setupSwagger } from './swagger';
+
+/** Everything main.ts and the tests both need, so tests exercise the real HTTP pipeline. */
+export function configureApp(app: INestApplication): void {
+  const config = app.get(AppConfig);
+  const express = app as NestExpressApplication;
+  express.disable('x-powered-by');
+  // Trace id first, so every later failure (including body parsing) reports it.
+  express.use(traceIdMiddleware);
+  if (config.ACCESS_LOG) express.use(requestLogMiddleware);
+  express.use(jsonBodyMiddleware(config.BODY_LIMIT));
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new AllExceptionsFilter());
+  app.useGlobalInterceptors(new EnvelopeInterceptor(app.get(Reflector)));
+  app.enableShutdownHooks();
+  setupSwagger(app);
+}

@@ -1,0 +1,11 @@
+import { isAddress } from 'ethers';
+
+/**
+ * Addresses are case-insensitive at the API (interface.md), so a mixed-case address with a
+ * wrong checksum is still the address its hex says. Returns the lowercase form, or null.
+ */
+export function normalizeAddress(input: unknown): string | null {
+  if (typeof input !== 'string') return null;
+  const lower = input.trim().toLowerCase();
+  return /^0x[0-9a-f]{40}$/.test(lower) && isAddress(lower) ? lower : null;
+}

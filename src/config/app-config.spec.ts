@@ -1,0 +1,29 @@
+import { validateConfig } from './app-config';
+
+const base = { DATABASE_URL: 'postgres://u@h:5432/db', REDIS_URL: 'redis://h:6379', CHAINS_FILE: 'chains.json' };
+
+describe('validateConfig', () => {
+  it('applies defaults and converts types', () => {
+    const config = validateConfig({ ...base, PORT: '4100', DB_RUN_MIGRATIONS: 'false' });
+    expect(config.PORT).toBe(4100);
+    expect(config.DB_RUN_MIGRATIONS).toBe(false);
+    expect(config.APP_ROLE).toBe('all');
+    expect(config.ADMIN_TOKEN).toBeUndefined();
+  });
+
+  it('treats empty strings as unset', () => {
+    expect(validateConfig({ ...base, PORT: '', ADMIN_TOKEN: '' }).PORT).toBe(3000);
+  });
+
+  it.each([
+    ['DATABASE_URL', { ...base, DATABASE_URL: undefined }],
+    ['DATABASE_URL', { ...base, DATABASE_URL: 'mysql://x' }],
+    ['REDIS_URL', { ...base, REDIS_URL: 'http://x' }],
+    ['CHAINS_FILE', { ...base, CHAINS_FILE: undefined }],
+    ['PORT', { ...base, PORT: 'seventy' }],
+    ['APP_ROLE', { ...base, APP_ROLE: 'everything' }],
+    ['ADMIN_TOKEN', { ...base, ADMIN_TOKEN: 'short' }],
+  ])('names %s when it is bad or missing', (name, env) => {
+    expect(() => validateConfig(env)).toThrow(new RegExp(`^Invalid configuration:[\\s\\S]*\\b${name}\\b`));
+  });
+});

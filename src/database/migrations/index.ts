@@ -1,0 +1,4 @@
+import { AccountsAndLedger1763700000000 } from './1763700000000-accounts-and-ledger';
+
+/** Every migration in order; listed explicitly so the build, the CLI and tests agree. */
+export const MIGRATIONS = [AccountsAndLedger1763700000000];

@@ -1,0 +1,32 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { AppModule } from './app.module';
+import { configureApp } from './bootstrap/configure-app';
+import { AppLogger } from './common/trace/app-logger';
+import { AppConfig } from './config/app-config';
+
+async function bootstrap(): Promise<void> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+    bodyParser: false,
+    logger: new AppLogger(),
+    // Let startup errors (bad config) reach the handler below instead of aborting the process.
+    abortOnError: false,
+  });
+  configureApp(app);
+  const config = app.get(AppConfig);
+  if (config.APP_ROLE === 'worker') {
+    await app.init();
+    Logger.log('worker started (no HTTP listener)', 'Bootstrap');
+    return;
+  }
+  await app.listen(config.PORT);
+  Logger.log(`API listening on http://localhost:${config.PORT} (docs at /docs), role ${config.APP_ROLE}`, 'Bootstrap');
+}
+
+bootstrap().catch((err: unknown) => {
+  // Config errors name the variable; print them plainly and stop.
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

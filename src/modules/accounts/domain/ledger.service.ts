@@ -1,0 +1,155 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { AppError } from '../../../common/errors/app-error';
+import { AccountEntity } from '../entities/account.entity';
+import { LedgerEntryEntity, LedgerKind } from '../entities/ledger-entry.entity';
+
+export interface Balances {
+  availableMicro: bigint;
+  pendingMicro: bigint;
+}
+
+export interface LedgerAudit extends Balances {
+  ledgerAvailableMicro: bigint;
+  ledgerPendingMicro: bigint;
+  reconciles: boolean;
+}
+
+/**
+ * The only writer of balances. Every movement locks the account row, appends one ledger row
+ * and updates the cached balances in the same database transaction, so concurrent
+ * reservations serialise on the row lock and can never overdraw.
+ *
+ * Methods take an optional EntityManager so a caller can make the movement part of its own
+ * transaction (the relay writes the transaction row and its reservation together).
+ */
+@Injectable()
+export class LedgerService {
+  private readonly logger = new Logger(LedgerService.name);
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  credit(userId: string, amountMicro: bigint, memo?: string, em?: EntityManager): Promise<Balances> {
+    if (amountMicro <= 0n) throw new AppError('VALIDATION_001', 'credit amount must be positive');
+    return this.move(em, userId, 'credit', amountMicro, 0n, null, memo);
+  }
+
+  /** Money out of available without a reservation (operator adjustment, fees). */
+  debit(userId: string, amountMicro: bigint, reference: string | null, memo?: string, em?: EntityManager): Promise<Balances> {
+    if (amountMicro <= 0n) throw new AppError('VALIDATION_001', 'debit amount must be positive');
+    return this.move(em, userId, 'debit', -amountMicro, 0n, reference, memo);
+  }
+
+  /** Moves an estimate from available to pending; TRANSACTION_002 when available is short. */
+  reserve(userId: string, amountMicro: bigint, reference: string, em?: EntityManager): Promise<Balances> {
+    if (amountMicro < 0n) throw new AppError('VALIDATION_001', 'reservation must not be negative');
+    return this.move(em, userId, 'reserve', -amountMicro, amountMicro, reference, null);
+  }
+
+  /**
+   * Charges the actual cost of a reservation and releases the rest. A cost above the
+   * reservation takes the excess from available, as far as it goes: the relay already
+   * spent the gas, so refusing would only lose the record.
+   */
+  settle(userId: string, reference: string, actualMicro: bigint, em?: EntityManager): Promise<Balances> {
+    return this.inTransaction(em, async (m) => {
+      const account = await this.lock(m, userId);
+      if (await this.isClosed(m, reference)) return account;
+      const reserved = await this.reservedFor(m, reference);
+      const excess = actualMicro > reserved ? actualMicro - reserved : 0n;
+      const excessCharged = excess > account.availableMicro ? account.availableMicro : excess;
+      if (excessCharged < excess) {
+        this.logger.warn(`settle ${reference}: cost exceeds reservation by ${excess} micro-USD, available covers ${excessCharged}`);
+      }
+      const charged = actualMicro - excess + excessCharged;
+      // settle: pending loses the whole reservation; available gets back what was not charged.
+      return this.apply(m, account, 'settle', reserved - charged, -reserved, reference, `charged ${charged}`);
+    });
+  }
+
+  /** Returns a whole reservation to available (the transaction never cost anything). */
+  release(userId: string, reference: string, em?: EntityManager): Promise<Balances> {
+    return this.inTransaction(em, async (m) => {
+      const account = await this.lock(m, userId);
+      if (await this.isClosed(m, reference)) return account;
+      const reserved = await this.reservedFor(m, reference);
+      return this.apply(m, account, 'release', reserved, -reserved, reference, null);
+    });
+  }
+
+  /** Compares the cached balances with the sums of the ledger. */
+  async audit(userId: string): Promise<LedgerAudit> {
+    const account = await this.dataSource.getRepository(AccountEntity).findOneByOrFail({ id: userId });
+    const row = await this.dataSource.query(
+      `SELECT COALESCE(SUM(available_delta), 0)::text AS available, COALESCE(SUM(pending_delta), 0)::text AS pending
+         FROM ledger_entries WHERE user_id = $1`,
+      [userId],
+    );
+    const ledgerAvailableMicro = BigInt(row[0].available);
+    const ledgerPendingMicro = BigInt(row[0].pending);
+    return {
+      availableMicro: account.availableMicro,
+      pendingMicro: account.pendingMicro,
+      ledgerAvailableMicro,
+      ledgerPendingMicro,
+      reconciles: ledgerAvailableMicro === account.availableMicro && ledgerPendingMicro === account.pendingMicro,
+    };
+  }
+
+  private move(
+    em: EntityManager | undefined,
+    userId: string,
+    kind: LedgerKind,
+    availableDelta: bigint,
+    pendingDelta: bigint,
+    reference: string | null,
+    memo: string | null | undefined,
+  ): Promise<Balances> {
+    return this.inTransaction(em, async (m) => {
+      const account = await this.lock(m, userId);
+      if (account.availableMicro + availableDelta < 0n) {
+        throw new AppError('TRANSACTION_002', kind === 'reserve' ? 'insufficient balance for the estimated cost' : 'insufficient balance');
+      }
+      return this.apply(m, account, kind, availableDelta, pendingDelta, reference, memo ?? null);
+    });
+  }
+
+  private async apply(
+    m: EntityManager,
+    account: AccountEntity,
+    kind: LedgerKind,
+    availableDelta: bigint,
+    pendingDelta: bigint,
+    reference: string | null,
+    memo: string | null,
+  ): Promise<Balances> {
+    await m.insert(LedgerEntryEntity, { userId: account.id, kind, availableDelta, pendingDelta, reference, memo });
+    const availableMicro = account.availableMicro + availableDelta;
+    const pendingMicro = account.pendingMicro + pendingDelta;
+    await m.update(AccountEntity, { id: account.id }, { availableMicro, pendingMicro });
+    return { availableMicro, pendingMicro };
+  }
+
+  private async lock(m: EntityManager, userId: string): Promise<AccountEntity> {
+    const account = await m.findOne(AccountEntity, { where: { id: userId }, lock: { mode: 'pessimistic_write' } });
+    if (!account) throw new AppError('USER_001');
+    return account;
+  }
+
+  /** A reservation is settled or released once; a retried job finds it closed and changes nothing. */
+  private async isClosed(m: EntityManager, reference: string): Promise<boolean> {
+    const count = await m.count(LedgerEntryEntity, { where: [{ kind: 'settle', reference }, { kind: 'release', reference }] });
+    return count > 0;
+  }
+
+  private async reservedFor(m: EntityManager, reference: string): Promise<bigint> {
+    const reservation = await m.findOne(LedgerEntryEntity, { where: { kind: 'reserve', reference } });
+    if (!reservation) throw new AppError('SYSTEM_002', `no reservation ${reference}`);
+    return reservation.pendingDelta;
+  }
+
+  private inTransaction<T>(em: EntityManager | undefined, fn: (m: EntityManager) => Promise<T>): Promise<T> {
+    return em ? fn(em) : this.dataSource.transaction(fn);
+  }
+}

@@ -1,0 +1,70 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsNumber, IsOptional, IsPositive, IsString, Max, Min, MinLength } from 'class-validator';
+
+/** Shared by the admin REST API and the admin CLI, so both validate the same way. */
+export class CreateAccountDto {
+  @ApiProperty({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' })
+  @IsString()
+  address: string;
+
+  @ApiPropertyOptional({ description: 'Initial credit in USD', example: 100 })
+  @IsOptional() @IsNumber({ maxDecimalPlaces: 6 }) @Min(0) @Max(1e9)
+  creditUsd?: number;
+}
+
+export class CreditDto {
+  @ApiProperty({ description: 'USD to add to the available balance', example: 25 })
+  @IsNumber({ maxDecimalPlaces: 6 }) @IsPositive() @Max(1e9)
+  usd: number;
+}
+
+export class RevokeKeyDto {
+  @ApiProperty({ description: 'The plain API key to revoke' })
+  @IsString() @MinLength(8)
+  key: string;
+}
+
+export class AccountLimitsDto {
+  @ApiPropertyOptional({ description: 'USD per transaction' })
+  @IsOptional() @IsNumber({ maxDecimalPlaces: 6 }) @Min(0) @Max(1e9)
+  perTxLimit?: number;
+
+  @ApiPropertyOptional({ description: 'USD per UTC day' })
+  @IsOptional() @IsNumber({ maxDecimalPlaces: 6 }) @Min(0) @Max(1e9)
+  dailyLimit?: number;
+
+  @ApiPropertyOptional()
+  @IsOptional() @IsInt() @Min(0) @Max(20)
+  maxRetries?: number;
+
+  @ApiPropertyOptional()
+  @IsOptional() @IsBoolean()
+  circuitBreakerEnabled?: boolean;
+
+  @ApiPropertyOptional()
+  @IsOptional() @IsInt() @Min(1) @Max(10_000)
+  failureCountStreakLimit?: number;
+
+  @ApiPropertyOptional({ type: [Number] })
+  @IsOptional() @IsArray() @ArrayMaxSize(1000) @IsInt({ each: true })
+  disabledChainIds?: number[];
+
+  @ApiPropertyOptional({ description: 'Disables the account: its keys stop authenticating' })
+  @IsOptional() @IsBoolean()
+  disabled?: boolean;
+
+  @ApiPropertyOptional({ description: 'Reset the circuit breaker failure streak to 0' })
+  @IsOptional() @IsBoolean()
+  resetFailureStreak?: boolean;
+}
+
+export class CreatedAccountDto {
+  @ApiProperty() userId: string;
+  @ApiProperty() address: string;
+  @ApiProperty({ description: 'Shown once; only its hash is stored' }) apiKey: string;
+}
+
+export class CreatedKeyDto {
+  @ApiProperty() userId: string;
+  @ApiProperty() apiKey: string;
+}

@@ -1,0 +1,40 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Public } from '../../common/http/public.decorator';
+import { ApiEnvelopedResponse } from '../../common/swagger/api-enveloped-response';
+import { ChainDefinition } from './domain/chain-definition';
+import { ChainHealthService } from './domain/chain-health.service';
+import { ChainRegistry } from './domain/chain-registry.service';
+import { ChainViewDto } from './dto/chain-view.dto';
+
+@ApiTags('chains')
+@Controller('api/supported-chains')
+export class ChainsController {
+  constructor(
+    private readonly registry: ChainRegistry,
+    private readonly health: ChainHealthService,
+  ) {}
+
+  @Public()
+  @Get()
+  @ApiOperation({ summary: 'Enabled chains with their capabilities (chains whose RPC is down are left out)' })
+  @ApiEnvelopedResponse(ChainViewDto, { isArray: true })
+  list(): ChainViewDto[] {
+    return this.registry
+      .all()
+      .filter((c) => c.enabled && this.health.isHealthy(c.chainId))
+      .map(toChainView);
+  }
+}
+
+function toChainView(chain: ChainDefinition): ChainViewDto {
+  return {
+    id: chain.chainId,
+    name: chain.name,
+    iconUrl: chain.iconUrl ?? '',
+    isTestnet: chain.isTestnet,
+    nativeCurrency: { ...chain.nativeCurrency },
+    blockExplorers: { default: { ...chain.blockExplorer } },
+    capabilities: { ...chain.capabilities },
+  };
+}

@@ -1,0 +1,83 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsPositive,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+export class NativeCurrencyDef {
+  @IsString() @MinLength(1) name: string;
+  @IsString() @MinLength(1) symbol: string;
+  @IsInt() @Min(0) @Max(36) decimals: number;
+}
+
+export class BlockExplorerDef {
+  @IsString() name: string;
+  @IsString() url: string;
+  @IsString() apiUrl: string;
+}
+
+export class CapabilitiesDef {
+  @IsBoolean() eip7702: boolean;
+  @IsBoolean() flashBlocks: boolean;
+  @IsBoolean() exchangeAction: boolean;
+}
+
+export class TokenDef {
+  @Matches(ADDRESS) address: string;
+  @IsString() @MinLength(1) symbol: string;
+  @IsString() @MinLength(1) name: string;
+  @IsInt() @Min(0) @Max(36) decimals: number;
+  @IsOptional() @IsString() logoUrl?: string;
+}
+
+/** Native price from a Uniswap-V2-style pool of the wrapped native token against a USD stablecoin. */
+export class NativeUsdPoolDef {
+  @Matches(ADDRESS) pair: string;
+  @Matches(ADDRESS) wrappedNative: string;
+  @Matches(ADDRESS) stable: string;
+  @IsInt() @Min(0) @Max(36) stableDecimals: number;
+}
+
+export class PricingDef {
+  @IsOptional() @ValidateNested() @Type(() => NativeUsdPoolDef) nativeUsdPool?: NativeUsdPoolDef;
+  /** Used when no live source answers; omit to have no fallback. */
+  @IsOptional() @IsNumber() @IsPositive() staticNativeUsd?: number;
+}
+
+/** One chain of the CHAINS_FILE. */
+export class ChainDefinition {
+  @IsInt() @IsPositive() chainId: number;
+  @IsString() @MinLength(1) name: string;
+  /** Absent for exchange-action chains, which have no EVM RPC. */
+  @IsOptional() @IsString() @Matches(/^(https?|wss?):\/\/.+/) rpcUrl?: string;
+  /** Exchange endpoint of an exchange-action chain. */
+  @IsOptional() @IsString() @Matches(/^https?:\/\/.+/) exchangeApiUrl?: string;
+  @IsBoolean() enabled: boolean;
+  @IsBoolean() isTestnet: boolean;
+  @IsOptional() @IsString() iconUrl?: string;
+  @ValidateNested() @Type(() => NativeCurrencyDef) nativeCurrency: NativeCurrencyDef;
+  @ValidateNested() @Type(() => BlockExplorerDef) blockExplorer: BlockExplorerDef;
+  @ValidateNested() @Type(() => CapabilitiesDef) capabilities: CapabilitiesDef;
+  @IsOptional() @IsObject() contracts?: Record<string, string>;
+  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => TokenDef) tokens?: TokenDef[];
+  @IsOptional() @ValidateNested() @Type(() => PricingDef) pricing?: PricingDef;
+}
+
+export class ChainsFile {
+  @IsArray() @ArrayUnique((c: ChainDefinition) => c.chainId) @ValidateNested({ each: true }) @Type(() => ChainDefinition)
+  chains: ChainDefinition[];
+}

@@ -1,0 +1,54 @@
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { FetchRequest, JsonRpcProvider, Network } from 'ethers';
+import { AppError } from '../../../common/errors/app-error';
+import { AppConfig } from '../../../config/app-config';
+import { ChainDefinition } from './chain-definition';
+import { loadChainsFile } from './load-chains-file';
+
+/**
+ * The configured chains and one RPC provider per EVM chain. Providers use a static network
+ * so an unreachable RPC never blocks or crashes anything; ChainHealthService says whether a
+ * chain is usable right now.
+ */
+@Injectable()
+export class ChainRegistry implements OnModuleDestroy {
+  private readonly chains: Map<number, ChainDefinition>;
+  private readonly providers = new Map<number, JsonRpcProvider>();
+
+  constructor(private readonly config: AppConfig) {
+    this.chains = new Map(loadChainsFile(config.CHAINS_FILE).map((c) => [c.chainId, c]));
+  }
+
+  all(): ChainDefinition[] {
+    return [...this.chains.values()];
+  }
+
+  find(chainId: number): ChainDefinition | undefined {
+    return this.chains.get(chainId);
+  }
+
+  /** CHAIN_001 for chains that are not configured or not enabled. */
+  get(chainId: number): ChainDefinition {
+    const chain = this.chains.get(chainId);
+    if (!chain || !chain.enabled) throw new AppError('CHAIN_001', `chain ${chainId} is not supported`);
+    return chain;
+  }
+
+  provider(chainId: number): JsonRpcProvider {
+    const existing = this.providers.get(chainId);
+    if (existing) return existing;
+    const chain = this.get(chainId);
+    if (!chain.rpcUrl) throw new AppError('CHAIN_001', `chain ${chainId} takes exchange actions, not EVM transactions`);
+    const request = new FetchRequest(chain.rpcUrl);
+    request.timeout = this.config.RPC_TIMEOUT_MS;
+    const network = Network.from(chainId);
+    // batchMaxCount 1: batching adds a stall per call, and the relay's hot path is latency bound.
+    const provider = new JsonRpcProvider(request, network, { staticNetwork: network, batchMaxCount: 1, pollingInterval: 250 });
+    this.providers.set(chainId, provider);
+    return provider;
+  }
+
+  onModuleDestroy(): void {
+    for (const provider of this.providers.values()) provider.destroy();
+  }
+}

@@ -1,0 +1,10 @@
+/** Every BullMQ queue, named in one place. */
+export const QUEUES = {
+  relaySend: 'relay-send',
+  relayConfirm: 'relay-confirm',
+  reconciler: 'reconciler',
+  webhooks: 'webhooks',
+  orders: 'vault-orders',
+} as const;
+
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

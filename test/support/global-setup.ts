@@ -1,0 +1,33 @@
+import 'reflect-metadata';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { bringUpDevnet } from '../../scripts/devnet';
+import { chainsFileFor } from '../../scripts/local-stack/chains-config';
+import { ensureDatabase } from '../../scripts/local-stack/database';
+import { dataSourceOptions } from '../../src/database/data-source-options';
+import { TEST_CHAINS, TEST_CHAINS_FILE, TEST_STATE_DIR, testEnv } from './test-env';
+
+/**
+ * Brings up the real parts once for the integration tier: two anvil chains with the local
+ * stack's contracts, a fresh database with every migration applied, an empty Redis db.
+ */
+export default async function globalSetup(): Promise<void> {
+  const env = testEnv();
+  Object.assign(process.env, env);
+  mkdirSync(TEST_STATE_DIR, { recursive: true });
+
+  const devnet = await bringUpDevnet({ chains: TEST_CHAINS, stateDir: TEST_STATE_DIR });
+  (globalThis as { __DEVNET__?: { stop(): Promise<void> } }).__DEVNET__ = devnet;
+  writeFileSync(TEST_CHAINS_FILE, JSON.stringify(chainsFileFor(devnet.chains), null, 2));
+
+  await ensureDatabase(env.DATABASE_URL, { recreate: true });
+  const dataSource = new DataSource(dataSourceOptions(env.DATABASE_URL, false));
+  await dataSource.initialize();
+  await dataSource.runMigrations();
+  await dataSource.destroy();
+
+  const redis = new Redis(env.REDIS_URL);
+  await redis.flushdb();
+  await redis.quit();
+}

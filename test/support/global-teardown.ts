@@ -1,0 +1,3 @@
+export default async function globalTeardown(): Promise<void> {
+  await (globalThis as { __DEVNET__?: { stop(): Promise<void> } }).__DEVNET__?.stop();
+}

@@ -1,0 +1,23 @@
+import { join } from 'node:path';
+
+/** Where the integration tier keeps its chains and state; separate from `npm start`'s ports and database. */
+export const TEST_STATE_DIR = join(__dirname, '..', '..', '.local', 'test');
+export const TEST_CHAINS_FILE = join(TEST_STATE_DIR, 'chains.json');
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
+export const TEST_CHAINS = [
+  { chainId: 31337, name: 'Devnet', port: Number(process.env.TEST_CHAIN_31337_PORT ?? 18545) },
+  { chainId: 84532, name: 'Base Sepolia (local)', port: Number(process.env.TEST_CHAIN_84532_PORT ?? 18546) },
+];
+
+export function testEnv(): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    DATABASE_URL: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/relay_test',
+    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15',
+    REDIS_PREFIX: 'relay-test',
+    CHAINS_FILE: TEST_CHAINS_FILE,
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    DB_RUN_MIGRATIONS: 'false',
+    ACCESS_LOG: 'true',
+  };
+}
