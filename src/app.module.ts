@@ -7,8 +7,14 @@ import { ChainsModule } from './modules/chains/chains.module';
 import { HealthModule } from './modules/health/health.module';
 import { MetricsModule } from './modules/metrics/metrics.module';
 import { PricingModule } from './modules/pricing/pricing.module';
+import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
+import { RelayWorkerModule } from './modules/relay/relay-worker.module';
+import { RelayModule } from './modules/relay/relay.module';
 import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
+
+/** The role is read once at startup: `api` instances run no queue consumers. */
+const WORKER_MODULES = process.env.APP_ROLE === 'api' ? [] : [RelayWorkerModule];
 
 @Module({
   imports: [
@@ -22,6 +28,9 @@ import { RedisModule } from './redis/redis.module';
     ChainsModule,
     PricingModule,
     HealthModule,
+    RateLimitModule,
+    RelayModule,
+    ...WORKER_MODULES,
   ],
 })
 export class AppModule {}

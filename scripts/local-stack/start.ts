@@ -11,6 +11,7 @@ import Redis from 'ioredis';
 import { bringUpDevnet } from '../devnet';
 import { chainsFileFor } from './chains-config';
 import { ensureDatabase } from './database';
+import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC, devRelayerAddresses } from './dev-keys';
 import { seedDemoAccount } from './demo-account';
 
 const ROOT = join(__dirname, '..', '..');
@@ -69,12 +70,22 @@ async function main(): Promise<void> {
       { chainId: 31337, name: 'Devnet', port: Number(process.env.CHAIN_31337_PORT ?? 8545) },
       { chainId: 84532, name: 'Base Sepolia (local)', port: Number(process.env.CHAIN_84532_PORT ?? 8546) },
     ],
+    // The relayer pools pay for gas; on the local chains they start rich.
+    fund: devRelayerAddresses(3, 2),
     stateDir: STATE,
   });
   const chainsFile = join(STATE, 'chains.json');
   writeFileSync(chainsFile, JSON.stringify(chainsFileFor(devnet.chains), null, 2));
 
-  const env = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, CHAINS_FILE: chainsFile, ADMIN_TOKEN: adminToken, PORT: String(port) };
+  const env = {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    CHAINS_FILE: chainsFile,
+    ADMIN_TOKEN: adminToken,
+    PORT: String(port),
+    RELAYER_MNEMONIC: process.env.RELAYER_MNEMONIC ?? DEV_RELAYER_MNEMONIC,
+    AUTH_MNEMONIC: process.env.AUTH_MNEMONIC ?? DEV_AUTH_MNEMONIC,
+  };
   // The admin CLI (npm run admin) reads this file, so it talks to the same database.
   writeFileSync(join(STATE, 'local.env'), Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n') + '\n');
 

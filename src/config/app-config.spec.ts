@@ -1,6 +1,7 @@
 import { validateConfig } from './app-config';
 
-const base = { DATABASE_URL: 'postgres://u@h:5432/db', REDIS_URL: 'redis://h:6379', CHAINS_FILE: 'chains.json' };
+const mnemonic = 'test test test test test test test test test test test junk';
+const base = { DATABASE_URL: 'postgres://u@h:5432/db', REDIS_URL: 'redis://h:6379', CHAINS_FILE: 'chains.json', RELAYER_MNEMONIC: mnemonic, AUTH_MNEMONIC: mnemonic };
 
 describe('validateConfig', () => {
   it('applies defaults and converts types', () => {
@@ -23,6 +24,8 @@ describe('validateConfig', () => {
     ['PORT', { ...base, PORT: 'seventy' }],
     ['APP_ROLE', { ...base, APP_ROLE: 'everything' }],
     ['ADMIN_TOKEN', { ...base, ADMIN_TOKEN: 'short' }],
+    ['RELAYER_MNEMONIC', { ...base, RELAYER_MNEMONIC: 'not a mnemonic' }],
+    ['RELAY_REGIONS', { ...base, RELAY_REGIONS: 'us east' }],
   ])('names %s when it is bad or missing', (name, env) => {
     expect(() => validateConfig(env)).toThrow(new RegExp(`^Invalid configuration:[\\s\\S]*\\b${name}\\b`));
   });

@@ -62,6 +62,61 @@ export class AppConfig {
 
   @IsInt() @Min(0)
   PRICE_CACHE_MS: number = 5_000;
+
+  /** Submit and quote requests per API key per minute, for keys without their own limit. */
+  @IsInt() @Min(1)
+  RATE_LIMIT_PER_MINUTE: number = 600;
+
+  // --- relay ---
+  /** Mnemonic of the relayer pools: region i, key j is m/44'/60'/i'/0/j (same keys on every chain). */
+  @Matches(/^([a-z]+ ){11,23}[a-z]+$/, { message: 'RELAYER_MNEMONIC must be a 12 to 24 word BIP-39 mnemonic' })
+  RELAYER_MNEMONIC: string;
+
+  /** Mnemonic under which authenticated transactions derive their sender from derivationPath. */
+  @Matches(/^([a-z]+ ){11,23}[a-z]+$/, { message: 'AUTH_MNEMONIC must be a 12 to 24 word BIP-39 mnemonic' })
+  AUTH_MNEMONIC: string;
+
+  /** Active regions, each with its own relayer pool. */
+  @Matches(/^[a-z0-9-]+(,[a-z0-9-]+)*$/, { message: 'RELAY_REGIONS must be a comma-separated list like us-east,eu-west' })
+  RELAY_REGIONS: string = 'us-east,eu-west,ap-south';
+
+  @IsString() @Matches(/^[a-z0-9-]+$/)
+  RELAY_DEFAULT_REGION: string = 'us-east';
+
+  @IsInt() @Min(1) @Max(100)
+  RELAYER_KEYS_PER_REGION: number = 2;
+
+  /** Country header set by the CDN in front of the API (lowercase name). */
+  @IsString()
+  RELAY_COUNTRY_HEADER: string = 'cf-ipcountry';
+
+  /** Country to region, e.g. US:us-east,DE:eu-west; countries not listed use their continent's default. */
+  @IsString()
+  RELAY_COUNTRY_REGIONS: string = '';
+
+  /** Added to eth_estimateGas when the caller gives no gasLimit. */
+  @IsInt() @Min(0) @Max(200)
+  RELAY_GAS_BUFFER_PERCENT: number = 20;
+
+  /** A broadcast not mined after this long is replaced with bumped fees. */
+  @IsInt() @Min(1000)
+  RELAY_REPLACE_AFTER_MS: number = 30_000;
+
+  @IsInt() @Min(10) @Max(500)
+  RELAY_FEE_BUMP_PERCENT: number = 15;
+
+  @IsInt() @Min(1) @Max(500)
+  RELAY_SEND_CONCURRENCY: number = 50;
+
+  /** Receipt polling; chains with flashBlocks use RELAY_FLASHBLOCKS_POLL_MS. */
+  @IsInt() @Min(10)
+  RELAY_RECEIPT_POLL_MS: number = 250;
+
+  @IsInt() @Min(10) @Max(1000)
+  RELAY_FLASHBLOCKS_POLL_MS: number = 75;
+
+  @IsInt() @Min(500)
+  RELAY_RECONCILE_INTERVAL_MS: number = 5_000;
 }
 
 export function validateConfig(env: Record<string, unknown>): AppConfig {

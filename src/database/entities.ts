@@ -1,6 +1,18 @@
 import { AccountEntity } from '../modules/accounts/entities/account.entity';
 import { ApiKeyEntity } from '../modules/accounts/entities/api-key.entity';
 import { LedgerEntryEntity } from '../modules/accounts/entities/ledger-entry.entity';
+import { RelayBroadcastEntity } from '../modules/relay/entities/relay-broadcast.entity';
+import { RelayTransactionEntity } from '../modules/relay/entities/relay-transaction.entity';
+import { SignerNonceEntity } from '../modules/relay/entities/signer-nonce.entity';
+import { TxStatusEventEntity } from '../modules/tx-events/tx-status-event.entity';
 
 /** Every entity, listed once for the app, the migration CLI and tests. */
-export const ENTITIES = [AccountEntity, ApiKeyEntity, LedgerEntryEntity];
+export const ENTITIES = [
+  AccountEntity,
+  ApiKeyEntity,
+  LedgerEntryEntity,
+  RelayTransactionEntity,
+  RelayBroadcastEntity,
+  SignerNonceEntity,
+  TxStatusEventEntity,
+];

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { bringUpDevnet } from '../../scripts/devnet';
 import { chainsFileFor } from '../../scripts/local-stack/chains-config';
 import { ensureDatabase } from '../../scripts/local-stack/database';
+import { devRelayerAddresses } from '../../scripts/local-stack/dev-keys';
 import { dataSourceOptions } from '../../src/database/data-source-options';
 import { TEST_CHAINS, TEST_CHAINS_FILE, TEST_STATE_DIR, testEnv } from './test-env';
 
@@ -17,7 +18,7 @@ export default async function globalSetup(): Promise<void> {
   Object.assign(process.env, env);
   mkdirSync(TEST_STATE_DIR, { recursive: true });
 
-  const devnet = await bringUpDevnet({ chains: TEST_CHAINS, stateDir: TEST_STATE_DIR });
+  const devnet = await bringUpDevnet({ chains: TEST_CHAINS, stateDir: TEST_STATE_DIR, fund: devRelayerAddresses(3, 2) });
   (globalThis as { __DEVNET__?: { stop(): Promise<void> } }).__DEVNET__ = devnet;
   writeFileSync(TEST_CHAINS_FILE, JSON.stringify(chainsFileFor(devnet.chains), null, 2));
 

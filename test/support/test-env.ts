@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC } from '../../scripts/local-stack/dev-keys';
 
 /** Where the integration tier keeps its chains and state; separate from `npm start`'s ports and database. */
 export const TEST_STATE_DIR = join(__dirname, '..', '..', '.local', 'test');
@@ -19,5 +20,9 @@ export function testEnv(): Record<string, string> {
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     DB_RUN_MIGRATIONS: 'false',
     ACCESS_LOG: 'true',
+    RELAYER_MNEMONIC: DEV_RELAYER_MNEMONIC,
+    AUTH_MNEMONIC: DEV_AUTH_MNEMONIC,
+    RELAY_RECEIPT_POLL_MS: '50',
+    RELAY_RECONCILE_INTERVAL_MS: '1000',
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The error catalog of interface.md plus the codes this service adds where the contract is
- * silent (AUTH_006 from decisions.md). The HTTP status lives here, next to the code, so no
+ * silent (AUTH_006 from decisions.md; TRANSACTION_007 for a tripped circuit breaker). The HTTP status lives here, next to the code, so no
  * caller can pair a code with the wrong status.
  */
 export const ERROR_CATALOG = {
@@ -23,6 +23,7 @@ export const ERROR_CATALOG = {
   TRANSACTION_004: { status: 500, message: 'execution reverted during simulation' },
   TRANSACTION_005: { status: 400, message: 'invalid gas parameters' },
   TRANSACTION_006: { status: 400, message: 'daily limit exceeded' },
+  TRANSACTION_007: { status: 403, message: 'circuit breaker open: too many consecutive failures' },
   CHAIN_001: { status: 400, message: 'unsupported chain' },
   CHAIN_003: { status: 500, message: 'blockchain RPC error' },
   RESOURCE_001: { status: 404, message: 'requested resource not found' },

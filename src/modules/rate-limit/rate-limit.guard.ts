@@ -1,0 +1,80 @@
+import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import { AppError } from '../../common/errors/app-error';
+import { AuthenticatedRequest, Caller } from '../../common/http/authenticated-request';
+import { AppConfig } from '../../config/app-config';
+import { RateLimitResult, RateLimitService } from './rate-limit.service';
+
+/** A healthy Redis answers in about a millisecond; past this the request goes through unlimited. */
+const REDIS_TIMEOUT_MS = 500;
+/** During an outage every limited request fails open; one warning per interval is enough. */
+const WARN_INTERVAL_MS = 30_000;
+
+/**
+ * Applied with @RateLimited(). Runs after the global api-key guard, so `req.caller` is set on
+ * every route that has one; public routes have none and are not limited. If Redis fails or is
+ * slow the request is let through (fail-open, see docs/decisions.md) with a throttled warning.
+ */
+@Injectable()
+export class RateLimitGuard implements CanActivate {
+  private readonly logger = new Logger(RateLimitGuard.name);
+  private lastWarningAt = 0;
+  private failedOpenSinceWarning = 0;
+
+  constructor(
+    private readonly limiter: RateLimitService,
+    private readonly config: AppConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const http = context.switchToHttp();
+    const caller = http.getRequest<AuthenticatedRequest>().caller;
+    if (!caller) return true;
+
+    const limit = caller.rateLimitPerMinute ?? this.config.RATE_LIMIT_PER_MINUTE;
+    let result: RateLimitResult;
+    try {
+      result = await withTimeout(this.limiter.consume(bucketOf(caller), limit), REDIS_TIMEOUT_MS);
+    } catch (err) {
+      this.warnFailOpen(err);
+      return true;
+    }
+
+    const res = http.getResponse<Response>();
+    res.setHeader('RateLimit-Limit', String(result.limit));
+    res.setHeader('RateLimit-Remaining', String(result.remaining));
+    res.setHeader('RateLimit-Reset', String(result.resetSeconds));
+    if (!result.allowed) {
+      const retryAfter = result.retryAfterSeconds ?? result.resetSeconds;
+      throw new AppError('RESOURCE_003', `rate limit of ${limit} requests per minute exceeded; retry in ${retryAfter} s`, {
+        'Retry-After': String(retryAfter),
+      });
+    }
+    return true;
+  }
+
+  private warnFailOpen(err: unknown): void {
+    this.failedOpenSinceWarning++;
+    const now = Date.now();
+    if (now - this.lastWarningAt < WARN_INTERVAL_MS) return;
+    const message = err instanceof Error ? err.message : String(err);
+    this.logger.warn(`rate limit unavailable, ${this.failedOpenSinceWarning} request(s) let through unlimited: ${message}`);
+    this.lastWarningAt = now;
+    this.failedOpenSinceWarning = 0;
+  }
+}
+
+// Limits are per API key; a caller authenticated some other way (no key) is limited per account
+// rather than not at all. Key ids are UUIDs, so the two kinds of bucket cannot collide.
+function bucketOf(caller: Caller): string {
+  return caller.keyId ?? `account:${caller.account.id}`;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,14 @@
+import { Global, Module } from '@nestjs/common';
+import { RateLimitGuard } from './rate-limit.guard';
+import { RateLimitService } from './rate-limit.service';
+
+/**
+ * Global because @RateLimited() goes on controllers of several feature modules, and Nest builds a
+ * @UseGuards guard inside the controller's own module: its dependencies must be visible there.
+ */
+@Global()
+@Module({
+  providers: [RateLimitService, RateLimitGuard],
+  exports: [RateLimitService, RateLimitGuard],
+})
+export class RateLimitModule {}

@@ -1,0 +1,111 @@
+import { Injectable } from '@nestjs/common';
+import { JsonRpcProvider, toQuantity } from 'ethers';
+import { AppError } from '../../../common/errors/app-error';
+import { AppConfig } from '../../../config/app-config';
+import { ChainRegistry } from '../../chains/domain/chain-registry.service';
+import { PricingService } from '../../pricing/pricing.service';
+import { StoredAuthorization } from '../entities/relay-transaction.entity';
+import { FeeSettings, maxGasPrice, weiToMicroUsd } from './fees';
+import { RelayRequest } from './relay-request';
+import { decodeRevertData, isRevertError, revertDataOf } from './revert-decoder';
+
+export const TRANSFER_GAS = 21_000n;
+const FUNDING_FEE_PERCENT = 8n;
+
+export interface Estimate {
+  gasLimit: bigint;
+  fees: FeeSettings;
+  /** gasLimit × max fee + value (+ the top-up transfer for derived senders). */
+  worstCaseWei: bigint;
+  usdPerNative: number;
+  costMicro: bigint;
+  /** interface.md: worst-case native cost plus the 8% funding service fee. */
+  minBalanceRequired: bigint;
+}
+
+/**
+ * Simulates a call and prices its worst case. Simulation runs as the real sender with a
+ * balance override, so a derived key that holds nothing yet still simulates like it will run.
+ */
+@Injectable()
+export class Estimator {
+  constructor(
+    private readonly chains: ChainRegistry,
+    private readonly pricing: PricingService,
+    private readonly config: AppConfig,
+  ) {}
+
+  async estimate(req: RelayRequest, from: string, options: { derivedSender: boolean }): Promise<Estimate> {
+    const provider = this.chains.provider(req.chain.chainId);
+    const call = rpcCall(req, from);
+    const [gasEstimate, fees, price] = await Promise.all([
+      this.simulate(provider, call, req.gasLimit),
+      this.fees(provider, req),
+      this.pricing.nativeUsd(req.chain.chainId),
+    ]);
+    const gasLimit = req.gasLimit ?? (gasEstimate * BigInt(100 + this.config.RELAY_GAS_BUFFER_PERCENT)) / 100n;
+    const gasCost = gasLimit * maxGasPrice(fees);
+    const topUp = options.derivedSender ? TRANSFER_GAS * maxGasPrice(fees) : 0n;
+    const worstCaseWei = gasCost + req.value + topUp;
+    return {
+      gasLimit,
+      fees,
+      worstCaseWei,
+      usdPerNative: price.usd,
+      costMicro: weiToMicroUsd(worstCaseWei, price.usd, req.chain.nativeCurrency.decimals),
+      minBalanceRequired: ((gasCost + req.value) * (100n + FUNDING_FEE_PERCENT) + 99n) / 100n,
+    };
+  }
+
+  /** eth_call then eth_estimateGas; a revert is TRANSACTION_004 with the decoded reason, anything else CHAIN_003. */
+  private async simulate(provider: JsonRpcProvider, call: Record<string, unknown>, gasLimit: bigint | null): Promise<bigint> {
+    const override = { [call.from as string]: { balance: toQuantity(10n ** 30n) } };
+    try {
+      await sendWithOverride(provider, 'eth_call', [call, 'latest'], override);
+      if (gasLimit !== null) return gasLimit;
+      return BigInt(await sendWithOverride(provider, 'eth_estimateGas', [call, 'latest'], override));
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      if (isRevertError(err)) throw new AppError('TRANSACTION_004', decodeRevertData(revertDataOf(err)));
+      throw new AppError('CHAIN_003', `simulation failed: ${(err as Error).message.split('\n')[0].slice(0, 200)}`);
+    }
+  }
+
+  private async fees(provider: JsonRpcProvider, req: RelayRequest): Promise<FeeSettings> {
+    if (req.gas.kind === 'legacy') return { type: 'legacy', gasPrice: req.gas.gasPrice };
+    if (req.gas.kind === 'eip1559') return { type: 'eip1559', maxFeePerGas: req.gas.maxFeePerGas, maxPriorityFeePerGas: req.gas.maxPriorityFeePerGas };
+    try {
+      const block = await provider.getBlock('latest');
+      if (block?.baseFeePerGas === null || block?.baseFeePerGas === undefined) {
+        return { type: 'legacy', gasPrice: BigInt(await provider.send('eth_gasPrice', [])) };
+      }
+      const priority = BigInt(await provider.send('eth_maxPriorityFeePerGas', []).catch(() => '0x3b9aca00'));
+      // Twice the base fee survives six full blocks of base-fee growth before the tx stalls.
+      return { type: 'eip1559', maxFeePerGas: block.baseFeePerGas * 2n + priority, maxPriorityFeePerGas: priority };
+    } catch (err) {
+      throw new AppError('CHAIN_003', `fee data unavailable: ${(err as Error).message.split('\n')[0].slice(0, 200)}`);
+    }
+  }
+}
+
+export function rpcAuthorization(a: StoredAuthorization): Record<string, string> {
+  return { chainId: toQuantity(BigInt(a.chainId)), address: a.address, nonce: toQuantity(BigInt(a.nonce)), yParity: toQuantity(a.yParity), r: a.r, s: a.s };
+}
+
+function rpcCall(req: RelayRequest, from: string): Record<string, unknown> {
+  const call: Record<string, unknown> = { from, to: req.to, data: req.data, value: toQuantity(req.value) };
+  if (req.authorizationList) call.authorizationList = req.authorizationList.map(rpcAuthorization);
+  if (req.gasLimit !== null) call.gas = toQuantity(req.gasLimit);
+  return call;
+}
+
+/** Nodes without state overrides reject the third parameter; then simulate without it. */
+async function sendWithOverride(provider: JsonRpcProvider, method: string, params: unknown[], override: Record<string, unknown>): Promise<string> {
+  try {
+    return await provider.send(method, [...params, override]);
+  } catch (err) {
+    const text = String((err as Error).message).toLowerCase();
+    if (text.includes('invalid params') || text.includes('too many') || text.includes('unexpected')) return provider.send(method, params);
+    throw err;
+  }
+}

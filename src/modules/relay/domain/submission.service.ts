@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Request } from 'express';
+import { DataSource } from 'typeorm';
+import { microToUsd } from '../../../common/money/usd';
+import { Caller } from '../../../common/http/authenticated-request';
+import { dailyConsumedMicro } from '../../accounts/domain/daily-window';
+import { LedgerService } from '../../accounts/domain/ledger.service';
+import { AccountEntity } from '../../accounts/entities/account.entity';
+import { AppError } from '../../../common/errors/app-error';
+import { ChainRegistry } from '../../chains/domain/chain-registry.service';
+import { TxStatusPublisher } from '../../tx-events/tx-status.publisher';
+import { SubmitTxDto } from '../dto/submit-tx.dto';
+import { RelayTransactionEntity } from '../entities/relay-transaction.entity';
+import { SignerPool } from '../signers/signer-pool.service';
+import { Estimate, Estimator } from './estimator.service';
+import { parseRelayRequest, RelayRequest } from './relay-request';
+import { RegionResolver } from './region-resolver';
+import { SendQueue } from './send-queue';
+import { checkSpendLimits } from './spend-limits';
+
+export interface Submitted {
+  txId: string;
+  estimatedCostUSD: number;
+}
+
+/**
+ * Accepting a transaction: validate, estimate, then ONE database transaction that checks the
+ * limits on the locked account, inserts the PENDING row, reserves the cost and records the
+ * status event. Only after commit is the send job enqueued.
+ */
+@Injectable()
+export class SubmissionService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly chains: ChainRegistry,
+    private readonly regions: RegionResolver,
+    private readonly signers: SignerPool,
+    private readonly estimator: Estimator,
+    private readonly ledger: LedgerService,
+    private readonly publisher: TxStatusPublisher,
+    private readonly sendQueue: SendQueue,
+  ) {}
+
+  /** POST /api/quote: the same estimate, nothing stored. */
+  async quote(caller: Caller, dto: SubmitTxDto, http: Pick<Request, 'header'>): Promise<{ costUSD: number; minBalanceRequired: string }> {
+    const { estimate } = await this.prepare(caller, dto, http);
+    return { costUSD: microToUsd(estimate.costMicro), minBalanceRequired: estimate.minBalanceRequired.toString() };
+  }
+
+  async submit(caller: Caller, dto: SubmitTxDto, http: Pick<Request, 'header'>): Promise<Submitted> {
+    const { request, region, estimate } = await this.prepare(caller, dto, http);
+    const { tx, notification } = await this.dataSource.transaction(async (em) => {
+      const account = await em.findOne(AccountEntity, { where: { id: caller.account.id }, lock: { mode: 'pessimistic_write' } });
+      if (!account) throw new AppError('USER_001');
+      const now = new Date();
+      checkSpendLimits(account, request.chain.chainId, estimate.costMicro, request.maxUsd, now);
+      const tx = em.create(RelayTransactionEntity, {
+        userId: account.id,
+        chainId: request.chain.chainId,
+        to: request.to,
+        callData: request.data,
+        value: request.value.toString(),
+        gasLimit: estimate.gasLimit.toString(),
+        gasPrice: estimate.fees.type === 'legacy' ? estimate.fees.gasPrice.toString() : null,
+        maxFeePerGas: estimate.fees.type === 'eip1559' ? estimate.fees.maxFeePerGas.toString() : null,
+        maxPriorityFeePerGas: estimate.fees.type === 'eip1559' ? estimate.fees.maxPriorityFeePerGas.toString() : null,
+        label: request.label,
+        status: 'PENDING',
+        transactionType: request.transactionType,
+        submitRegion: region,
+        derivationPath: request.derivationPath,
+        authorizationList: request.authorizationList,
+        estimatedCostMicro: estimate.costMicro,
+        isAccountCharged: false,
+        retries: 0,
+      });
+      await em.save(tx);
+      await this.ledger.reserve(account.id, estimate.costMicro, `tx:${tx.id}`, em);
+      await em.update(AccountEntity, { id: account.id }, { dailyConsumedMicro: dailyConsumedMicro(account, now) + estimate.costMicro, dailyUpdatedAt: now });
+      const notification = await this.publisher.record(em, tx, null);
+      return { tx, notification };
+    });
+    await this.sendQueue.enqueue(tx.id);
+    await this.publisher.publish('status', notification);
+    return { txId: tx.id, estimatedCostUSD: microToUsd(estimate.costMicro) };
+  }
+
+  private async prepare(caller: Caller, dto: SubmitTxDto, http: Pick<Request, 'header'>): Promise<{ request: RelayRequest; region: string; estimate: Estimate }> {
+    const chain = this.chains.get(dto.chainId);
+    if (chain.capabilities.exchangeAction) throw new AppError('CHAIN_001', `exchange-action chain ${chain.chainId} is not served by this deployment yet`);
+    if (caller.account.disabledChainIds.includes(chain.chainId)) throw new AppError('CHAIN_001', `chain ${chain.chainId} is disabled for this account`);
+    const request = parseRelayRequest(dto, chain);
+    const region = this.regions.resolve(http, dto.region);
+    const derived = request.derivationPath ? this.signers.derive(request.derivationPath) : null;
+    const from = derived?.address ?? this.signers.poolAddresses(region)[0];
+    const estimate = await this.estimator.estimate(request, from, { derivedSender: derived !== null });
+    return { request, region, estimate };
+  }
+}

@@ -1,0 +1,58 @@
+import { microToUsd } from '../../../common/money/usd';
+import { RelayTransactionEntity } from '../entities/relay-transaction.entity';
+import type { ReceiptJson } from '../sending/mined-receipt';
+
+/** The transaction record of interface.md. */
+export interface TxRecord {
+  id: string;
+  userId: string;
+  to: string | null;
+  callData: string;
+  value: string;
+  chainId: number;
+  gasPrice: string | null;
+  maxFeePerGas: string | null;
+  maxPriorityFeePerGas: string | null;
+  gasLimit: string | null;
+  label: string;
+  status: string;
+  executionTxHash: string | null;
+  timestamp: string;
+  latency: number | null;
+  costUSD: number | null;
+  retries: number;
+  isAccountCharged: boolean;
+  transactionType: string;
+  submitRegion: string;
+  timedOut?: boolean;
+  receipt?: ReceiptJson | null;
+  revert?: { reason: string };
+}
+
+export function toTxRecord(tx: RelayTransactionEntity, options: { includeReceipt?: boolean; includeRevertInfo?: boolean } = {}): TxRecord {
+  const record: TxRecord = {
+    id: tx.id,
+    userId: tx.userId,
+    to: tx.to,
+    callData: tx.callData,
+    value: tx.value,
+    chainId: tx.chainId,
+    gasPrice: tx.gasPrice,
+    maxFeePerGas: tx.maxFeePerGas,
+    maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
+    gasLimit: tx.gasLimit,
+    label: tx.label,
+    status: tx.status,
+    executionTxHash: tx.executionTxHash,
+    timestamp: tx.createdAt.toISOString(),
+    latency: tx.latencyMs,
+    costUSD: tx.costMicro === null ? null : microToUsd(tx.costMicro),
+    retries: tx.retries,
+    isAccountCharged: tx.isAccountCharged,
+    transactionType: tx.transactionType,
+    submitRegion: tx.submitRegion,
+  };
+  if (options.includeReceipt) record.receipt = tx.receipt;
+  if (options.includeRevertInfo && tx.status === 'FAILED') record.revert = { reason: tx.revertReason ?? tx.error ?? 'unknown' };
+  return record;
+}

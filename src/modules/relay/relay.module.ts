@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { SubmissionService } from './domain/submission.service';
+import { SyncWaitService } from './domain/sync-wait.service';
+import { RelayController } from './relay.controller';
+import { RelayCoreModule } from './relay-core.module';
+
+/** The relay's HTTP side; other features relay through SubmissionService. */
+@Module({
+  imports: [RelayCoreModule],
+  controllers: [RelayController],
+  providers: [SubmissionService, SyncWaitService],
+  exports: [SubmissionService, SyncWaitService],
+})
+export class RelayModule {}

@@ -1,0 +1,111 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { toQuantity } from 'ethers';
+import { AppConfig } from '../../../config/app-config';
+import { ChainRegistry } from '../../chains/domain/chain-registry.service';
+import { fromRpcReceipt, MinedReceipt } from './mined-receipt';
+import { SettlementService } from './settlement.service';
+
+interface ChainWatch {
+  hashes: Map<string, string>; // hash -> txId
+  byTx: Map<string, Set<string>>;
+  cursor: number; // last block scanned
+  timer?: NodeJS.Timeout;
+  busy: boolean;
+}
+
+/**
+ * Watches the chains for the transactions this worker broadcast: one eth_getBlockReceipts
+ * per new block instead of one receipt call per transaction, polled fast on flash-blocks
+ * chains. A transaction this process forgets (restart) is found again by the reconciler.
+ */
+@Injectable()
+export class ReceiptTracker implements OnModuleDestroy {
+  private readonly logger = new Logger(ReceiptTracker.name);
+  private readonly watches = new Map<number, ChainWatch>();
+  private stopped = false;
+
+  constructor(
+    private readonly chains: ChainRegistry,
+    private readonly settlement: SettlementService,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Starts watching `hash` from `fromBlock` (the block number seen just before broadcasting). */
+  track(chainId: number, txId: string, hash: string, fromBlock: number): void {
+    let watch = this.watches.get(chainId);
+    if (!watch) {
+      watch = { hashes: new Map(), byTx: new Map(), cursor: fromBlock - 1, busy: false };
+      this.watches.set(chainId, watch);
+    }
+    // An idle watch restarts from this transaction's block; a busy one never skips back past it.
+    watch.cursor = watch.hashes.size === 0 ? fromBlock - 1 : Math.min(watch.cursor, fromBlock - 1);
+    const lower = hash.toLowerCase();
+    watch.hashes.set(lower, txId);
+    const set = watch.byTx.get(txId) ?? new Set<string>();
+    set.add(lower);
+    watch.byTx.set(txId, set);
+    this.schedule(chainId, watch);
+  }
+
+  isTracking(txId: string): boolean {
+    for (const watch of this.watches.values()) if (watch.byTx.has(txId)) return true;
+    return false;
+  }
+
+  /** Settles a receipt found elsewhere (fast path right after broadcast, reconciler). */
+  async found(chainId: number, receipt: MinedReceipt): Promise<void> {
+    const watch = this.watches.get(chainId);
+    const txId = watch?.hashes.get(receipt.transactionHash);
+    if (watch && txId) this.forget(watch, txId);
+    if (txId) await this.settlement.settleMined(txId, receipt);
+  }
+
+  onModuleDestroy(): void {
+    this.stopped = true;
+    for (const watch of this.watches.values()) clearTimeout(watch.timer);
+  }
+
+  private schedule(chainId: number, watch: ChainWatch): void {
+    if (watch.timer || this.stopped) return;
+    const chain = this.chains.get(chainId);
+    const interval = chain.capabilities.flashBlocks ? this.config.RELAY_FLASHBLOCKS_POLL_MS : this.config.RELAY_RECEIPT_POLL_MS;
+    watch.timer = setTimeout(() => {
+      watch.timer = undefined;
+      void this.tick(chainId, watch).finally(() => {
+        if (watch.hashes.size > 0) this.schedule(chainId, watch);
+      });
+    }, interval);
+  }
+
+  private async tick(chainId: number, watch: ChainWatch): Promise<void> {
+    if (watch.busy) return;
+    watch.busy = true;
+    try {
+      const provider = this.chains.provider(chainId);
+      const latest = await provider.getBlockNumber();
+      for (let block = watch.cursor + 1; block <= latest && watch.hashes.size > 0; block++) {
+        const raw = (await provider.send('eth_getBlockReceipts', [toQuantity(block)])) as Array<Record<string, unknown>> | null;
+        for (const r of raw ?? []) {
+          const hash = String(r.transactionHash).toLowerCase();
+          const txId = watch.hashes.get(hash);
+          if (!txId) continue;
+          this.forget(watch, txId);
+          await this.settlement.settleMined(txId, fromRpcReceipt(r)).catch((err: Error) => {
+            // The reconciler retries settlement from the chain; losing it here loses nothing.
+            this.logger.error(`settling ${txId} failed: ${err.message}`);
+          });
+        }
+        watch.cursor = block;
+      }
+    } catch (err) {
+      this.logger.warn(`receipt poll on chain ${chainId} failed: ${(err as Error).message.split('\n')[0]}`);
+    } finally {
+      watch.busy = false;
+    }
+  }
+
+  private forget(watch: ChainWatch, txId: string): void {
+    for (const hash of watch.byTx.get(txId) ?? []) watch.hashes.delete(hash);
+    watch.byTx.delete(txId);
+  }
+}

@@ -1,0 +1,244 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { keccak256, TransactionRequest } from 'ethers';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../../../config/app-config';
+import { ChainRegistry } from '../../chains/domain/chain-registry.service';
+import { TxStatusPublisher } from '../../tx-events/tx-status.publisher';
+import { TRANSFER_GAS } from '../domain/estimator.service';
+import { bumpFees, FeeSettings, maxGasPrice } from '../domain/fees';
+import { RelayBroadcastEntity } from '../entities/relay-broadcast.entity';
+import { RelayTransactionEntity } from '../entities/relay-transaction.entity';
+import { NonceManager } from '../signers/nonce-manager.service';
+import { RelaySigner, SignerPool } from '../signers/signer-pool.service';
+import { BroadcastOutcome, classifyBroadcastError } from './broadcast-error';
+import { fromRpcReceipt } from './mined-receipt';
+import { ReceiptTracker } from './receipt-tracker.service';
+import { notificationFor } from '../../tx-events/tx-notification';
+
+export class TransientSendError extends Error {}
+export class PermanentSendError extends Error {}
+
+/**
+ * Signs and broadcasts relayed transactions. The nonce is allocated in the same database
+ * transaction that stores the signed bytes and hash, so a crash after commit leaves a
+ * transaction the next attempt rebroadcasts byte for byte, never a second signature.
+ */
+@Injectable()
+export class SenderService {
+  private readonly logger = new Logger(SenderService.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly chains: ChainRegistry,
+    private readonly signers: SignerPool,
+    private readonly nonces: NonceManager,
+    private readonly tracker: ReceiptTracker,
+    private readonly publisher: TxStatusPublisher,
+    private readonly config: AppConfig,
+  ) {}
+
+  async send(txId: string): Promise<void> {
+    const tx = await this.dataSource.getRepository(RelayTransactionEntity).findOneBy({ id: txId });
+    if (!tx || tx.status !== 'PENDING') return;
+    const previous = await this.broadcasts(txId);
+    if (previous.length > 0) {
+      // A retry or a recovery after a crash: the signed bytes exist, send them again.
+      await this.rebroadcast(tx, previous);
+      return;
+    }
+    const signer = tx.derivationPath ? this.signers.derive(tx.derivationPath) : await this.signers.next(tx.submitRegion, tx.chainId);
+    if (tx.derivationPath) await this.fundDerived(tx, signer);
+    const fees = feesOf(tx);
+    await this.signAndBroadcast(tx, signer, fees, null);
+  }
+
+  /** Same nonce, fees bumped past both the last attempt and the current market. */
+  async replace(txId: string): Promise<void> {
+    const tx = await this.dataSource.getRepository(RelayTransactionEntity).findOneBy({ id: txId });
+    if (!tx || tx.status !== 'PENDING' || tx.nonce === null || !tx.sender) return;
+    const previous = await this.broadcasts(txId);
+    const last = previous.at(-1);
+    if (!last) return this.send(txId);
+    if (await this.settleIfMined(tx, previous)) return;
+    const signer = tx.derivationPath ? this.signers.derive(tx.derivationPath) : this.signers.byAddress(tx.sender);
+    if (!signer) throw new PermanentSendError(`no key for sender ${tx.sender}`);
+    const lastFees: FeeSettings = last.maxPriorityFeePerGas === null
+      ? { type: 'legacy', gasPrice: BigInt(last.maxFeePerGas) }
+      : { type: 'eip1559', maxFeePerGas: BigInt(last.maxFeePerGas), maxPriorityFeePerGas: BigInt(last.maxPriorityFeePerGas) };
+    const market = await this.marketFees(tx.chainId, lastFees.type);
+    const fees = bumpFees(lastFees, this.config.RELAY_FEE_BUMP_PERCENT, market);
+    this.logger.log(`replacing ${txId} (nonce ${tx.nonce}) with max fee ${maxGasPrice(fees)}`);
+    await this.signAndBroadcast(tx, signer, fees, tx.nonce);
+  }
+
+  /** Fills a nonce that no transaction will use (its transaction failed before reaching the chain). */
+  async fillNonce(chainId: number, signer: RelaySigner, nonce: bigint): Promise<void> {
+    const fees = bumpFees(await this.marketFees(chainId, 'eip1559'), 20);
+    const raw = await signer.signTransaction({ ...txFees(fees), chainId, nonce: Number(nonce), to: signer.address, value: 0n, gasLimit: TRANSFER_GAS });
+    try {
+      await this.chains.provider(chainId).send('eth_sendRawTransaction', [raw]);
+      this.logger.warn(`filled nonce ${nonce} of ${signer.address} on ${chainId} with a no-op transfer`);
+    } catch (err) {
+      if (classifyBroadcastError(err) !== 'nonce-used') this.logger.error(`could not fill nonce ${nonce} of ${signer.address}: ${(err as Error).message}`);
+    }
+  }
+
+  private async signAndBroadcast(tx: RelayTransactionEntity, signer: RelaySigner, fees: FeeSettings, reuseNonce: bigint | null): Promise<void> {
+    const provider = this.chains.provider(tx.chainId);
+    const fromBlock = await provider.getBlockNumber();
+    const { raw, hash, nonce } = await this.dataSource.transaction(async (em) => {
+      const nonce = reuseNonce ?? (await this.nonces.allocate(em, tx.chainId, signer.address));
+      const raw = await signer.signTransaction(this.request(tx, fees, nonce));
+      const hash = keccak256(raw);
+      await em.insert(RelayBroadcastEntity, {
+        txId: tx.id,
+        hash,
+        chainId: tx.chainId,
+        sender: signer.address.toLowerCase(),
+        nonce,
+        raw,
+        maxFeePerGas: maxGasPrice(fees).toString(),
+        maxPriorityFeePerGas: fees.type === 'eip1559' ? fees.maxPriorityFeePerGas.toString() : null,
+        broadcastAt: null,
+      });
+      await em.update(RelayTransactionEntity, { id: tx.id }, { sender: signer.address.toLowerCase(), nonce, executionTxHash: hash });
+      return { raw, hash, nonce };
+    });
+    tx.sender = signer.address.toLowerCase();
+    tx.nonce = nonce;
+    tx.executionTxHash = hash;
+    const outcome = await this.broadcast(tx.chainId, raw);
+    if (outcome === 'nonce-used') {
+      // Someone else's transaction took the nonce (keys shared, counter behind): resync and let the retry re-sign.
+      if (await this.settleIfMined(tx, await this.broadcasts(tx.id))) return;
+      await this.nonces.resync(tx.chainId, signer.address);
+      await this.dataSource.getRepository(RelayBroadcastEntity).delete({ hash });
+      await this.dataSource.getRepository(RelayTransactionEntity).update({ id: tx.id }, { nonce: null, executionTxHash: null });
+      throw new TransientSendError(`nonce ${nonce} of ${signer.address} was already used on chain ${tx.chainId}`);
+    }
+    if (outcome === 'rejected') {
+      await this.fillNonce(tx.chainId, signer, nonce);
+      throw new PermanentSendError(`the node refused the transaction`);
+    }
+    if (outcome === 'transient') throw new TransientSendError(`broadcast of ${hash} failed`);
+    await this.afterBroadcast(tx, hash, fromBlock);
+  }
+
+  private async rebroadcast(tx: RelayTransactionEntity, previous: RelayBroadcastEntity[]): Promise<void> {
+    if (await this.settleIfMined(tx, previous)) return;
+    const latest = previous[previous.length - 1];
+    const fromBlock = await this.chains.provider(tx.chainId).getBlockNumber();
+    const outcome = await this.broadcast(tx.chainId, latest.raw);
+    if (outcome === 'transient') throw new TransientSendError(`rebroadcast of ${latest.hash} failed`);
+    if (outcome === 'rejected') throw new PermanentSendError('the node refused the transaction');
+    for (const b of previous) this.tracker.track(tx.chainId, tx.id, b.hash, Math.max(fromBlock - 64, 0));
+    if (outcome === 'nonce-used') await this.settleIfMined(tx, previous);
+  }
+
+  private async afterBroadcast(tx: RelayTransactionEntity, hash: string, fromBlock: number): Promise<void> {
+    await this.dataSource.getRepository(RelayBroadcastEntity).update({ hash }, { broadcastAt: new Date() });
+    await this.publisher.publish('hash', notificationFor(tx, null));
+    this.tracker.track(tx.chainId, tx.id, hash, fromBlock + 1);
+    // Instant-mining chains have the receipt already; settling now saves a poll interval.
+    const raw = await this.chains.provider(tx.chainId).send('eth_getTransactionReceipt', [hash]).catch(() => null);
+    if (raw) await this.tracker.found(tx.chainId, fromRpcReceipt(raw));
+  }
+
+  /** True when one of the transaction's hashes is mined (and it has been settled). */
+  private async settleIfMined(tx: RelayTransactionEntity, previous: RelayBroadcastEntity[]): Promise<boolean> {
+    const provider = this.chains.provider(tx.chainId);
+    for (const b of previous) {
+      const raw = await provider.send('eth_getTransactionReceipt', [b.hash]).catch(() => null);
+      if (raw) {
+        this.tracker.track(tx.chainId, tx.id, b.hash, 0);
+        await this.tracker.found(tx.chainId, fromRpcReceipt(raw));
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private async broadcast(chainId: number, raw: string): Promise<BroadcastOutcome | 'sent'> {
+    try {
+      await this.chains.provider(chainId).send('eth_sendRawTransaction', [raw]);
+      return 'sent';
+    } catch (err) {
+      const outcome = classifyBroadcastError(err);
+      if (outcome !== 'known') this.logger.warn(`broadcast on ${chainId}: ${outcome}: ${(err as Error).message.split('\n')[0].slice(0, 200)}`);
+      return outcome === 'known' ? 'sent' : outcome;
+    }
+  }
+
+  /**
+   * Tops the derived sender up from the region's pool just in time, so it holds the worst case
+   * of this transaction; the transfer's gas is charged with the transaction.
+   */
+  private async fundDerived(tx: RelayTransactionEntity, derived: RelaySigner): Promise<void> {
+    const provider = this.chains.provider(tx.chainId);
+    const fees = feesOf(tx);
+    const needed = BigInt(tx.gasLimit ?? '0') * maxGasPrice(fees) + BigInt(tx.value);
+    const balance = await provider.getBalance(derived.address);
+    if (balance >= needed) return;
+    const pool = await this.signers.next(tx.submitRegion, tx.chainId);
+    const transferFees = await this.marketFees(tx.chainId, fees.type);
+    const raw = await this.dataSource.transaction(async (em) => {
+      const nonce = await this.nonces.allocate(em, tx.chainId, pool.address);
+      return pool.signTransaction({ ...txFees(transferFees), chainId: tx.chainId, nonce: Number(nonce), to: derived.address, value: needed - balance, gasLimit: TRANSFER_GAS });
+    });
+    const hash = keccak256(raw);
+    const outcome = await this.broadcast(tx.chainId, raw);
+    if (outcome !== 'sent') throw new TransientSendError(`funding transfer to ${derived.address} failed (${outcome})`);
+    const receipt = await provider.waitForTransaction(hash, 1, 60_000);
+    if (!receipt || receipt.status !== 1) throw new TransientSendError(`funding transfer ${hash} did not confirm`);
+    const cost = receipt.gasUsed * receipt.gasPrice;
+    await this.dataSource.query(`UPDATE relay_transactions SET funding_cost_wei = funding_cost_wei + $2 WHERE id = $1`, [tx.id, cost.toString()]);
+    tx.fundingCostWei = (BigInt(tx.fundingCostWei) + cost).toString();
+  }
+
+  private async marketFees(chainId: number, type: FeeSettings['type']): Promise<FeeSettings> {
+    const provider = this.chains.provider(chainId);
+    if (type === 'legacy') return { type: 'legacy', gasPrice: BigInt(await provider.send('eth_gasPrice', [])) };
+    const block = await provider.getBlock('latest');
+    const priority = BigInt(await provider.send('eth_maxPriorityFeePerGas', []).catch(() => '0x3b9aca00'));
+    const base = block?.baseFeePerGas ?? 0n;
+    return { type: 'eip1559', maxFeePerGas: base * 2n + priority, maxPriorityFeePerGas: priority };
+  }
+
+  private request(tx: RelayTransactionEntity, fees: FeeSettings, nonce: bigint): TransactionRequest {
+    const request: TransactionRequest = {
+      ...txFees(fees),
+      chainId: tx.chainId,
+      nonce: Number(nonce),
+      to: tx.to,
+      data: tx.callData,
+      value: BigInt(tx.value),
+      gasLimit: BigInt(tx.gasLimit ?? '0'),
+    };
+    if (tx.authorizationList?.length) {
+      request.type = 4;
+      request.authorizationList = tx.authorizationList.map((a) => ({
+        chainId: BigInt(a.chainId),
+        address: a.address,
+        nonce: BigInt(a.nonce),
+        signature: { r: a.r, s: a.s, yParity: a.yParity as 0 | 1 },
+      }));
+    }
+    return request;
+  }
+
+  private broadcasts(txId: string): Promise<RelayBroadcastEntity[]> {
+    return this.dataSource.getRepository(RelayBroadcastEntity).find({ where: { txId }, order: { id: 'ASC' } });
+  }
+}
+
+function feesOf(tx: RelayTransactionEntity): FeeSettings {
+  if (tx.gasPrice !== null) return { type: 'legacy', gasPrice: BigInt(tx.gasPrice) };
+  return { type: 'eip1559', maxFeePerGas: BigInt(tx.maxFeePerGas ?? '0'), maxPriorityFeePerGas: BigInt(tx.maxPriorityFeePerGas ?? '0') };
+}
+
+function txFees(fees: FeeSettings): Pick<TransactionRequest, 'type' | 'gasPrice' | 'maxFeePerGas' | 'maxPriorityFeePerGas'> {
+  return fees.type === 'legacy'
+    ? { type: 0, gasPrice: fees.gasPrice }
+    : { type: 2, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas };
+}

@@ -1,0 +1,116 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { toQuantity } from 'ethers';
+import { DataSource, EntityManager } from 'typeorm';
+import { dailyConsumedMicro } from '../../accounts/domain/daily-window';
+import { LedgerService } from '../../accounts/domain/ledger.service';
+import { AccountEntity } from '../../accounts/entities/account.entity';
+import { ChainRegistry } from '../../chains/domain/chain-registry.service';
+import { PricingService } from '../../pricing/pricing.service';
+import { TxNotification } from '../../tx-events/tx-notification';
+import { TxStatusPublisher } from '../../tx-events/tx-status.publisher';
+import { weiToMicroUsd } from '../domain/fees';
+import { decodeRevertData, revertDataOf } from '../domain/revert-decoder';
+import { RelayTransactionEntity, TxStatus } from '../entities/relay-transaction.entity';
+import { MinedReceipt, receiptJson } from './mined-receipt';
+
+/**
+ * Moves a PENDING transaction to its terminal state in ONE database transaction: ledger
+ * settlement (actual cost charged, rest released) or release, account counters, the row,
+ * and the status event. Idempotent: a transaction that is no longer PENDING is left alone.
+ */
+@Injectable()
+export class SettlementService {
+  private readonly logger = new Logger(SettlementService.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly ledger: LedgerService,
+    private readonly pricing: PricingService,
+    private readonly chains: ChainRegistry,
+    private readonly publisher: TxStatusPublisher,
+  ) {}
+
+  /** A mined receipt: EXECUTED (status 1) or FAILED (reverted on chain; the gas is still charged). */
+  async settleMined(txId: string, receipt: MinedReceipt): Promise<void> {
+    const tx = await this.dataSource.getRepository(RelayTransactionEntity).findOneBy({ id: txId });
+    if (!tx || tx.status !== 'PENDING') return;
+    const chain = this.chains.get(tx.chainId);
+    const price = await this.pricing.nativeUsd(tx.chainId);
+    const valueWei = receipt.status === 1 ? BigInt(tx.value) : 0n;
+    const wei = receipt.gasUsed * receipt.effectiveGasPrice + receipt.l1Fee + valueWei + BigInt(tx.fundingCostWei);
+    const costMicro = weiToMicroUsd(wei, price.usd, chain.nativeCurrency.decimals);
+    const revertReason = receipt.status === 1 ? null : await this.revertReason(tx, receipt);
+    const status: TxStatus = receipt.status === 1 ? 'EXECUTED' : 'FAILED';
+    await this.finish(txId, status, async (em, locked) => {
+      await this.ledger.settle(locked.userId, `tx:${locked.id}`, costMicro, em);
+      await this.adjustDaily(em, locked, costMicro);
+      return {
+        executionTxHash: receipt.transactionHash,
+        costMicro,
+        isAccountCharged: true,
+        receipt: receiptJson(receipt),
+        revertReason,
+        error: revertReason,
+      };
+    });
+  }
+
+  /** Never mined (refused by the node, retries exhausted): nothing is charged. */
+  async failUnsent(txId: string, error: string): Promise<void> {
+    await this.finish(txId, 'FAILED', async (em, locked) => {
+      await this.ledger.release(locked.userId, `tx:${locked.id}`, em);
+      await this.adjustDaily(em, locked, 0n);
+      return { costMicro: 0n, isAccountCharged: false, error: error.slice(0, 1000) };
+    });
+  }
+
+  private async finish(
+    txId: string,
+    status: TxStatus,
+    apply: (em: EntityManager, tx: RelayTransactionEntity) => Promise<Partial<RelayTransactionEntity>>,
+  ): Promise<void> {
+    const notification = await this.dataSource.transaction(async (em): Promise<TxNotification | null> => {
+      const tx = await em.findOne(RelayTransactionEntity, { where: { id: txId }, lock: { mode: 'pessimistic_write' } });
+      if (!tx || tx.status !== 'PENDING') return null;
+      const patch = await apply(em, tx);
+      const latencyMs = Date.now() - tx.createdAt.getTime();
+      Object.assign(tx, patch, { status, latencyMs });
+      await em.update(RelayTransactionEntity, { id: tx.id }, { ...patch, status, latencyMs });
+      await this.updateStreak(em, tx.userId, status === 'EXECUTED');
+      return this.publisher.record(em, tx, 'PENDING');
+    });
+    if (notification) {
+      await this.publisher.publish('status', notification);
+      this.logger.log(`tx ${txId} ${status}${notification.executionTxHash ? ` ${notification.executionTxHash}` : ''}`);
+    }
+  }
+
+  /** The daily amount was raised by the estimate at submission; correct it to what was charged. */
+  private async adjustDaily(em: EntityManager, tx: RelayTransactionEntity, chargedMicro: bigint): Promise<void> {
+    const account = await em.findOne(AccountEntity, { where: { id: tx.userId }, lock: { mode: 'pessimistic_write' } });
+    if (!account) return;
+    const today = new Date();
+    // A reservation made before midnight counted toward yesterday; today's window is untouched.
+    if (tx.createdAt < new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()))) return;
+    const adjusted = dailyConsumedMicro(account, today) - tx.estimatedCostMicro + chargedMicro;
+    await em.update(AccountEntity, { id: account.id }, { dailyConsumedMicro: adjusted > 0n ? adjusted : 0n, dailyUpdatedAt: today });
+  }
+
+  private async updateStreak(em: EntityManager, userId: string, success: boolean): Promise<void> {
+    await em.query(`UPDATE accounts SET failure_streak = ${success ? '0' : 'failure_streak + 1'} WHERE id = $1`, [userId]);
+  }
+
+  /** Best effort: replays the call on the parent block to read why it reverted. */
+  private async revertReason(tx: RelayTransactionEntity, receipt: MinedReceipt): Promise<string> {
+    try {
+      await this.chains.provider(tx.chainId).send('eth_call', [
+        { from: receipt.from, to: tx.to, data: tx.callData, value: toQuantity(BigInt(tx.value)), gas: toQuantity(BigInt(tx.gasLimit ?? '30000000')) },
+        toQuantity(Math.max(receipt.blockNumber - 1, 0)),
+      ]);
+      return 'execution reverted on chain (the call succeeds when replayed on the parent block)';
+    } catch (err) {
+      return decodeRevertData(revertDataOf(err));
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { HDNodeWallet, Mnemonic } from 'ethers';
+import Redis from 'ioredis';
+import { AppError } from '../../../common/errors/app-error';
+import { AppConfig } from '../../../config/app-config';
+import { REDIS } from '../../../redis/redis.module';
+import { RegionResolver } from '../domain/region-resolver';
+
+/** What signs: a local key today; a KMS-backed signer can implement the same shape. */
+export interface RelaySigner {
+  address: string;
+  signTransaction(tx: import('ethers').TransactionRequest): Promise<string>;
+}
+
+const DERIVATION_PATH = /^m(\/\d{1,10}'?){1,10}$/;
+
+/**
+ * Relayer keys per (region, chain) drawn from RELAYER_MNEMONIC (region i, key j at
+ * m/44'/60'/i'/0/j), and keys derived from AUTH_MNEMONIC for authenticated transactions.
+ */
+@Injectable()
+export class SignerPool {
+  private readonly pools = new Map<string, HDNodeWallet[]>();
+  private readonly derived = new Map<string, HDNodeWallet>();
+  private readonly authMnemonic: Mnemonic;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly regions: RegionResolver,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {
+    const relayer = Mnemonic.fromPhrase(config.RELAYER_MNEMONIC);
+    regions.regions.forEach((region, r) => {
+      const keys = Array.from({ length: config.RELAYER_KEYS_PER_REGION }, (_, k) => HDNodeWallet.fromMnemonic(relayer, `m/44'/60'/${r}'/0/${k}`));
+      this.pools.set(region, keys);
+    });
+    this.authMnemonic = Mnemonic.fromPhrase(config.AUTH_MNEMONIC);
+  }
+
+  /** Every relayer address of a region (the same addresses serve every chain). */
+  poolAddresses(region?: string): string[] {
+    const regions = region ? [region] : [...this.pools.keys()];
+    return regions.flatMap((r) => (this.pools.get(r) ?? []).map((w) => w.address));
+  }
+
+  /** Round-robin over the region's keys, shared across instances through one Redis counter. */
+  async next(region: string, chainId: number): Promise<RelaySigner> {
+    const pool = this.pools.get(region);
+    if (!pool) throw new AppError('SYSTEM_002', `no relayer pool for region ${region}`);
+    const n = await this.redis.incr(`signer-rr:${region}:${chainId}`);
+    return pool[n % pool.length];
+  }
+
+  /** The pool key with this address, for resending a transaction with the signer that holds its nonce. */
+  byAddress(address: string): RelaySigner | undefined {
+    const lower = address.toLowerCase();
+    for (const pool of this.pools.values()) {
+      const found = pool.find((w) => w.address.toLowerCase() === lower);
+      if (found) return found;
+    }
+    return this.derivedByAddress(lower);
+  }
+
+  /** VALIDATION_001 for a path that is not a BIP-32 path. Same path, same key, always. */
+  derive(path: string): RelaySigner {
+    if (!DERIVATION_PATH.test(path)) throw new AppError('VALIDATION_001', `derivationPath ${path} is not a BIP-32 path like m/44'/60'/0'/0/7`);
+    let wallet = this.derived.get(path);
+    if (!wallet) {
+      try {
+        wallet = HDNodeWallet.fromMnemonic(this.authMnemonic, path);
+      } catch {
+        throw new AppError('VALIDATION_001', `derivationPath ${path} cannot be derived`);
+      }
+      this.derived.set(path, wallet);
+    }
+    return wallet;
+  }
+
+  private derivedByAddress(lower: string): RelaySigner | undefined {
+    for (const wallet of this.derived.values()) if (wallet.address.toLowerCase() === lower) return wallet;
+    return undefined;
+  }
+}

@@ -1,0 +1,40 @@
+import { microToUsd } from '../../common/money/usd';
+import type { RelayTransactionEntity, TxStatus } from '../relay/entities/relay-transaction.entity';
+
+/** The webhook body and WebSocket event of decisions.md. */
+export interface TxNotification {
+  event: 'tx.status';
+  txId: string;
+  userId: string;
+  status: TxStatus;
+  previousStatus: TxStatus | null;
+  chainId: number;
+  executionTxHash: string | null;
+  costUSD: number | null;
+  retries: number;
+  timestamp: string;
+}
+
+/**
+ * What travels on the Redis channel: status changes (also in the outbox, for webhooks) and
+ * the moment a hash becomes known, which only live waiters (returnOnTxHash) care about.
+ */
+export interface TxSignal {
+  kind: 'status' | 'hash';
+  notification: TxNotification;
+}
+
+export function notificationFor(tx: RelayTransactionEntity, previousStatus: TxStatus | null): TxNotification {
+  return {
+    event: 'tx.status',
+    txId: tx.id,
+    userId: tx.userId,
+    status: tx.status,
+    previousStatus,
+    chainId: tx.chainId,
+    executionTxHash: tx.executionTxHash,
+    costUSD: tx.costMicro === null ? null : microToUsd(tx.costMicro),
+    retries: tx.retries,
+    timestamp: new Date().toISOString(),
+  };
+}

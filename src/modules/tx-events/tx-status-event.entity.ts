@@ -1,0 +1,31 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+/**
+ * Outbox of transaction status changes, written in the same database transaction as the
+ * change itself, so no notification is lost when the process dies right after a commit.
+ */
+@Entity('tx_status_events')
+@Index(['txId', 'id'])
+export class TxStatusEventEntity {
+  @PrimaryGeneratedColumn({ type: 'bigint' })
+  id: string;
+
+  @Column({ name: 'tx_id', type: 'uuid' })
+  txId: string;
+
+  @Column({ name: 'user_id', type: 'uuid' })
+  userId: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  status: string;
+
+  @Column({ name: 'previous_status', type: 'varchar', length: 16, nullable: true })
+  previousStatus: string | null;
+
+  /** The TxNotification body of decisions.md. */
+  @Column({ type: 'jsonb' })
+  payload: Record<string, unknown>;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}
