@@ -189,11 +189,23 @@ export class SenderService {
     const hash = keccak256(raw);
     const outcome = await this.broadcast(tx.chainId, raw);
     if (outcome !== 'sent') throw new TransientSendError(`funding transfer to ${derived.address} failed (${outcome})`);
-    const receipt = await provider.waitForTransaction(hash, 1, 60_000);
+    const receipt = await this.pollReceipt(tx.chainId, hash, 60_000);
     if (!receipt || receipt.status !== 1) throw new TransientSendError(`funding transfer ${hash} did not confirm`);
-    const cost = receipt.gasUsed * receipt.gasPrice;
+    const cost = receipt.gasUsed * receipt.effectiveGasPrice;
     await this.dataSource.query(`UPDATE relay_transactions SET funding_cost_wei = funding_cost_wei + $2 WHERE id = $1`, [tx.id, cost.toString()]);
     tx.fundingCostWei = (BigInt(tx.fundingCostWei) + cost).toString();
+  }
+
+  /** Polls for a receipt; ethers' waitForTransaction waits for a new block, which never comes on an idle automine chain. */
+  private async pollReceipt(chainId: number, hash: string, timeoutMs: number) {
+    const provider = this.chains.provider(chainId);
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const raw = await provider.send('eth_getTransactionReceipt', [hash]).catch(() => null);
+      if (raw) return fromRpcReceipt(raw);
+      await new Promise((r) => setTimeout(r, this.config.RELAY_RECEIPT_POLL_MS));
+    }
+    return null;
   }
 
   private async marketFees(chainId: number, type: FeeSettings['type']): Promise<FeeSettings> {
