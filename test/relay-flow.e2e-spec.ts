@@ -1,4 +1,3 @@
-import { DataSource } from 'typeorm';
 import { LedgerService } from '../src/modules/accounts/domain/ledger.service';
 import { mintCall, randomAddress, testChain, token, tokenContract } from './support/chain-fixtures';
 import { createAccount, createTestApp, TestApp } from './support/test-app';

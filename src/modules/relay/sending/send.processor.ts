@@ -17,7 +17,11 @@ import { SettlementService } from './settlement.service';
  * Thin consumer: runs a send or replacement and applies the retry policy of the account
  * (maxRetries, transient failures only). Logs run under the transaction id as trace id.
  */
-@Processor(QUEUES.relaySend)
+/**
+ * Short locks: a killed worker's jobs are detected as stalled and handed to another worker
+ * within seconds instead of BullMQ's default half minute to a minute.
+ */
+@Processor(QUEUES.relaySend, { lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 3 })
 export class SendProcessor extends WorkerHost implements OnModuleInit {
   private readonly logger = new Logger(SendProcessor.name);
 
