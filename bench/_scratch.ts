@@ -3,7 +3,8 @@ import { bringUpDevnet } from '../scripts/devnet';
 import { ANVIL_MNEMONIC } from '../scripts/devnet/accounts';
 import { join } from 'node:path';
 const erc20 = new Interface(['function mint(address to, uint256 amount)']);
-const mintCall = (): string => erc20.encodeFunctionData('mint', [Wallet.createRandom().address, 1_000n]);
+const mintCall = (): string => erc20.encodeFunctionData('mint', ['0x' + randomBytes(20).toString('hex'), 1_000n]);
+import { randomBytes } from 'node:crypto';
 const now = () => performance.now();
 async function main() {
   const devnet = await bringUpDevnet({ chains: [{ chainId: 31337, name: 'Devnet', port: 28545 }], stateDir: join(__dirname, '..', '.local', 'bench') });

@@ -69,7 +69,9 @@ const TARGETS = { ratio: 0.5, overheadP50Ms: 20 };
 const ADMIN_TOKEN = `bench-admin-${randomBytes(12).toString('hex')}`;
 
 const erc20 = new Interface(['function mint(address to, uint256 amount)']);
-const mintCall = (): string => erc20.encodeFunctionData('mint', [Wallet.createRandom().address, 1_000n]);
+/** mint(<fresh random address>, 1000) on USDC. Random bytes, not Wallet.createRandom(): that costs ~13 ms of CPU, in the app's process. */
+const mintCall = (): string => erc20.encodeFunctionData('mint', [`0x${randomBytes(20).toString('hex')}`, 1_000n]);
+const mintCalls = (count: number): string[] => Array.from({ length: count }, mintCall);
 
 class BenchError extends Error {}
 
@@ -85,6 +87,15 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
 }
 const sortNum = (xs: number[]) => [...xs].sort((a, b) => a - b);
+/** CPU of this process (the app and the bench client) since the call, as % of one core. */
+function cpuMeter(): () => string {
+  const cpu = process.cpuUsage();
+  const wall = now();
+  return () => {
+    const used = process.cpuUsage(cpu);
+    return `${(((used.user + used.system) / 1000 / (now() - wall)) * 100).toFixed(0)}% CPU (node)`;
+  };
+}
 const round = (x: number, digits = 1) => (Number.isFinite(x) ? Number(x.toFixed(digits)) : null);
 
 /** Runs `count` tasks with at most `limit` in flight; results in task order. */
@@ -139,7 +150,7 @@ class Api {
     const res = await fetch(`${this.baseUrl}${path}`, {
       method,
       headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(this.apiKey ? { 'api-key': this.apiKey } : {}), ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined || typeof body === 'string' ? body : JSON.stringify(body),
       signal: AbortSignal.timeout(SETTINGS.httpTimeoutMs),
     });
     const text = await res.text();
@@ -166,6 +177,7 @@ interface Stack {
   db: Client;
   usdc: string;
   provider: JsonRpcProvider;
+  extraProviders?: JsonRpcProvider[];
 }
 
 async function cleanRedis(url: string, prefix: string): Promise<void> {
@@ -250,7 +262,9 @@ async function bringUp(stackRef: { stack?: Partial<Stack> }): Promise<Stack> {
   stackRef.stack.db = db;
   const provider = new JsonRpcProvider(chain.rpcUrl, CHAIN_ID, { staticNetwork: true, batchMaxCount: 1 });
   stackRef.stack.provider = provider;
-  return { devnet, app, logger, api, db, usdc, provider };
+  const stack: Stack = { devnet, app, logger, api, db, usdc, provider };
+  stackRef.stack = stack;
+  return stack;
 }
 
 async function createBenchAccount(api: Api): Promise<string> {
@@ -276,10 +290,11 @@ async function submitMany(stack: Stack, count: number, onAccepted?: (id: string)
   const txIds: string[] = [];
   const latencies: number[] = [];
   const errors: string[] = [];
+  const bodies = mintCalls(count).map((callData) => JSON.stringify({ chainId: CHAIN_ID, to: stack.usdc, callData, label: 'bench' }));
   const started = now();
-  await pool(count, SETTINGS.concurrency, async () => {
+  await pool(count, SETTINGS.concurrency, async (i) => {
     try {
-      const r = await stack.api.call('POST', '/api/submit-tx', { chainId: CHAIN_ID, to: stack.usdc, callData: mintCall(), label: 'bench' });
+      const r = await stack.api.call('POST', '/api/submit-tx', bodies[i]);
       const id = r.body?.data?.txId;
       if (r.status === 201 && typeof id === 'string') {
         txIds.push(id);
@@ -342,7 +357,7 @@ async function receiptOf(provider: JsonRpcProvider, hash: string, deadline: numb
   for (;;) {
     const receipt = (await provider.send('eth_getTransactionReceipt', [hash])) as { status: string } | null;
     if (receipt || now() > deadline) return receipt;
-    await sleep(20);
+    await sleep(10);
   }
 }
 
@@ -353,6 +368,7 @@ async function directThroughput(stack: Stack, wallets: Wallet[], count: number):
   const gas = await provider.estimateGas({ from: wallets[0].address, to: stack.usdc, data: mintCall() });
   const fee = await provider.getFeeData();
   const fees = { maxFeePerGas: (fee.maxFeePerGas ?? 10n ** 10n) * 2n, maxPriorityFeePerGas: fee.maxPriorityFeePerGas ?? 10n ** 9n };
+  const calls = mintCalls(count);
   const errors: string[] = [];
   let ok = 0;
   const deadline = now() + SETTINGS.phaseTimeoutMs;
@@ -361,7 +377,8 @@ async function directThroughput(stack: Stack, wallets: Wallet[], count: number):
     const w = i % wallets.length;
     const nonce = nonces[w]++;
     try {
-      const raw = await wallets[w].signTransaction({ type: 2, chainId: CHAIN_ID, nonce, to: stack.usdc, data: mintCall(), gasLimit: (gas * 12n) / 10n, ...fees });
+      // Signed here, as a client would (the relay signs too); ~2 ms of CPU each.
+      const raw = await wallets[w].signTransaction({ type: 2, chainId: CHAIN_ID, nonce, to: stack.usdc, data: calls[i], gasLimit: (gas * 12n) / 10n, ...fees });
       const hash = (await provider.send('eth_sendRawTransaction', [raw])) as string;
       const receipt = await receiptOf(provider, hash, deadline);
       if (receipt?.status === '0x1') ok++;
@@ -383,7 +400,9 @@ interface Results {
 
 async function phaseSubmit(stack: Stack, problems: string[]): Promise<Results['submit']> {
   log(`phase 1: ${SETTINGS.submitN} × POST /api/submit-tx, concurrency ${SETTINGS.concurrency}`);
+  const cpu = cpuMeter();
   const out = await submitMany(stack, SETTINGS.submitN);
+  const submitCpu = cpu();
   const lat = sortNum(out.latencies);
   if (out.errors.length > 0) problems.push(`phase 1: ${out.errors.length} of ${SETTINGS.submitN} submissions not accepted, first: ${out.errors[0]}`);
   const drainStart = now();
@@ -391,21 +410,23 @@ async function phaseSubmit(stack: Stack, problems: string[]): Promise<Results['s
   const drainMs = now() - drainStart;
   if (counts.pending > 0) problems.push(`phase 1: ${counts.pending} of ${out.txIds.length} still PENDING ${(drainMs / 1000).toFixed(0)} s after the last submission`);
   if (counts.failed > 0) problems.push(`phase 1: ${counts.failed} FAILED (${(await failureReasons(stack.db, out.txIds)).join('; ')})`);
-  log(`  ${out.txIds.length} accepted in ${out.elapsedMs.toFixed(0)} ms; executed ${counts.executed}, failed ${counts.failed}, pending ${counts.pending} after a ${drainMs.toFixed(0)} ms drain`);
+  log(`  ${out.txIds.length} accepted in ${out.elapsedMs.toFixed(0)} ms (${submitCpu}); executed ${counts.executed}, failed ${counts.failed}, pending ${counts.pending} after a ${drainMs.toFixed(0)} ms drain`);
   return { n: SETTINGS.submitN, accepted: out.txIds.length, perSec: (out.txIds.length / out.elapsedMs) * 1000, p50Ms: percentile(lat, 50), p99Ms: percentile(lat, 99), drainMs };
 }
 
 async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string[]): Promise<Results['e2e']> {
   const n = SETTINGS.n;
   log(`phase 2: ${n} mint calls direct (ethers, ${wallets.length} wallets, concurrency ${SETTINGS.concurrency})`);
+  let cpu = cpuMeter();
   const direct = await directThroughput(stack, wallets, n);
   if (direct.errors.length > 0) problems.push(`phase 2 direct baseline: ${direct.errors.length} errors, first: ${direct.errors[0]}`);
   const directTps = (direct.ok / direct.elapsedMs) * 1000;
-  log(`  direct: ${direct.ok}/${n} mined in ${direct.elapsedMs.toFixed(0)} ms (${directTps.toFixed(1)} tx/s)`);
+  log(`  direct: ${direct.ok}/${n} mined in ${direct.elapsedMs.toFixed(0)} ms (${directTps.toFixed(1)} tx/s, ${cpu()})`);
 
   log(`phase 2: ${n} mint calls through the relay (submit-tx, concurrency ${SETTINGS.concurrency}, until EXECUTED)`);
   const ids: string[] = [];
   let submitting = true;
+  cpu = cpuMeter();
   const started = now();
   const deadline = started + SETTINGS.phaseTimeoutMs;
   let doneAt = 0;
@@ -435,7 +456,7 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
   }
   if (last.failed > 0) problems.push(`phase 2 relay: ${last.failed} FAILED (${(await failureReasons(stack.db, ids)).join('; ')})`);
   const relayTps = (last.executed / relayMs) * 1000;
-  log(`  relay: ${last.executed}/${n} executed in ${relayMs.toFixed(0)} ms (${relayTps.toFixed(1)} tx/s; submissions took ${submitMs.toFixed(0)} ms)`);
+  log(`  relay: ${last.executed}/${n} executed in ${relayMs.toFixed(0)} ms (${relayTps.toFixed(1)} tx/s; submissions took ${submitMs.toFixed(0)} ms, ${cpu()})`);
   return {
     n,
     relayTps,
@@ -450,38 +471,47 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
 
 async function phaseSync(stack: Stack, wallet: Wallet, problems: string[]): Promise<Results['sync']> {
   const m = SETTINGS.syncM;
-  const phaseDeadline = now() + SETTINGS.phaseTimeoutMs;
+  // Whatever phase 2 left in flight would slow both sides down: let it finish first.
+  const backlogDeadline = now() + 30_000;
+  let backlog = Infinity;
+  while (backlog > 0 && now() < backlogDeadline) {
+    backlog = Number((await stack.db.query<{ n: string }>("SELECT count(*) AS n FROM relay_transactions WHERE status = 'PENDING'")).rows[0].n);
+    if (backlog > 0) await sleep(SETTINGS.pollMs);
+  }
+  if (backlog > 0) problems.push(`phase 3: ${backlog} relay transactions of earlier phases still PENDING when it started`);
+
+  const calls = mintCalls(2 * (m + SETTINGS.warmup));
+  let next = 0;
   const directOnce = async () => {
     const started = now();
-    const tx = await wallet.sendTransaction({ to: stack.usdc, data: mintCall() });
+    const tx = await wallet.sendTransaction({ to: stack.usdc, data: calls[next++] });
     const receipt = await tx.wait(1, 30_000);
     if (receipt?.status !== 1) throw new BenchError(`direct tx ${tx.hash} did not succeed`);
     return now() - started;
   };
   const relayOnce = async () => {
-    const r = await stack.api.call('POST', '/api/submit-tx-sync', { tx: { chainId: CHAIN_ID, to: stack.usdc, callData: mintCall(), label: 'bench-sync' }, timeoutMs: 30_000 });
+    const r = await stack.api.call('POST', '/api/submit-tx-sync', { tx: { chainId: CHAIN_ID, to: stack.usdc, callData: calls[next++], label: 'bench-sync' }, timeoutMs: 30_000 });
     if (r.status !== 200 || r.body?.data?.status !== 'EXECUTED') throw new BenchError(`submit-tx-sync answered ${describe(r)}${r.body?.data ? ` status ${String(r.body.data.status)}` : ''}`);
     return r.ms;
   };
   const measure = async (label: string, once: () => Promise<number>): Promise<number[]> => {
-    for (let i = 0; i < SETTINGS.warmup; i++) await once();
+    const deadline = now() + SETTINGS.phaseTimeoutMs / 2;
     const out: number[] = [];
-    for (let i = 0; i < m && now() < phaseDeadline; i++) {
-      try {
-        out.push(await once());
-      } catch (err) {
-        problems.push(`phase 3 ${label}, call ${i + 1}: ${(err as Error).message}`);
-        break;
-      }
+    try {
+      for (let i = 0; i < SETTINGS.warmup && now() < deadline; i++) await once();
+      for (let i = 0; i < m && now() < deadline; i++) out.push(await once());
+    } catch (err) {
+      problems.push(`phase 3 ${label}, after ${out.length} measured calls: ${(err as Error).message}`);
     }
-    if (out.length < m) problems.push(`phase 3 ${label}: only ${out.length} of ${m} calls completed`);
+    if (out.length < m) problems.push(`phase 3 ${label}: only ${out.length} of ${m} calls completed within ${SETTINGS.phaseTimeoutMs / 2000} s`);
     return sortNum(out);
   };
-  log(`phase 3: ${m} sequential direct sends (wallet.sendTransaction + tx.wait), after ${SETTINGS.warmup} warm-up`);
+  log(`phase 3: ${m} sequential direct sends (wallet.sendTransaction + tx.wait, ethers polling 10 ms), after ${SETTINGS.warmup} warm-up`);
   const direct = await measure('direct', directOnce);
   log(`phase 3: ${m} sequential POST /api/submit-tx-sync, after ${SETTINGS.warmup} warm-up`);
   const relay = await measure('relay', relayOnce);
   const r = { relayP50: percentile(relay, 50), relayP99: percentile(relay, 99), directP50: percentile(direct, 50), directP99: percentile(direct, 99) };
+  log(`  direct p50 ${r.directP50.toFixed(1)} ms, relay p50 ${r.relayP50.toFixed(1)} ms`);
   return { m, ...r, overheadP50: r.relayP50 - r.directP50, overheadP99: r.relayP99 - r.directP99 };
 }
 
@@ -552,6 +582,7 @@ async function shutdown(stack: Partial<Stack> | undefined): Promise<void> {
   await step('closing the app', () => stack.app?.close());
   await step('closing the database client', () => stack.db?.end());
   stack.provider?.destroy();
+  for (const p of stack.extraProviders ?? []) p.destroy();
   await step('stopping anvil', () => stack.devnet?.stop());
 }
 
@@ -575,7 +606,10 @@ async function main(): Promise<number> {
     const wallets = anvilWallets(SETTINGS.wallets + 1, stack.provider);
     // Beyond index 9 anvil gives no genesis balance, so set one for all; the last wallet is phase 3's.
     for (const w of wallets) await stack.provider.send('anvil_setBalance', [w.address, '0x21e19e0c9bab2400000']);
-    const syncWallet = wallets.pop() as Wallet;
+    // Phase 3's wallet on its own provider: ethers' default 4 s polling would make tx.wait() a poor baseline.
+    const syncProvider = new JsonRpcProvider(stack.devnet.chains[0].rpcUrl, CHAIN_ID, { staticNetwork: true, batchMaxCount: 1, pollingInterval: 10 });
+    stack.extraProviders = [syncProvider];
+    const syncWallet = (wallets.pop() as Wallet).connect(syncProvider);
 
     results.submit = await phaseSubmit(stack, problems);
     results.e2e = await phaseThroughput(stack, wallets, problems);

@@ -11,10 +11,10 @@ describe('chains, health, metrics and docs', () => {
     });
     afterAll(() => t.close());
 
-    it('GET /api/supported-chains lists both local chains with their capabilities', async () => {
+    it('GET /api/supported-chains lists the local chains with their capabilities', async () => {
       const res = await t.http().get('/api/supported-chains').expect(200);
       const byId: Record<number, { capabilities: unknown }> = Object.fromEntries((res.body.data as Array<{ id: number; capabilities: unknown }>).map((c) => [c.id, c]));
-      expect(Object.keys(byId).map(Number).sort()).toEqual([31337, 84532]);
+      expect(Object.keys(byId).map(Number).sort()).toEqual([10200001, 31337, 84532]);
       expect(byId[31337]).toEqual({
         id: 31337,
         name: 'Devnet',
@@ -25,6 +25,7 @@ describe('chains, health, metrics and docs', () => {
         capabilities: { eip7702: true, flashBlocks: false, exchangeAction: false },
       });
       expect(byId[84532].capabilities).toEqual({ eip7702: true, flashBlocks: true, exchangeAction: false });
+      expect(byId[10200001].capabilities).toEqual({ eip7702: false, flashBlocks: false, exchangeAction: true });
     });
 
     it('/health is ok with database, Redis and each chain', async () => {
@@ -35,6 +36,7 @@ describe('chains, health, metrics and docs', () => {
       expect(res.body.checks.chains.map((c: { chainId: number; healthy: boolean }) => [c.chainId, c.healthy])).toEqual([
         [31337, true],
         [84532, true],
+        [10200001, true],
       ]);
     });
 
@@ -72,7 +74,7 @@ describe('chains, health, metrics and docs', () => {
 
     it('starts anyway, leaves both out of supported-chains, and reports degraded health', async () => {
       const chains = await t.http().get('/api/supported-chains').expect(200);
-      expect(chains.body.data.map((c: { id: number }) => c.id).sort()).toEqual([31337, 84532]);
+      expect(chains.body.data.map((c: { id: number }) => c.id).sort()).toEqual([10200001, 31337, 84532]);
       const health = await t.http().get('/health').expect(200);
       expect(health.body.status).toBe('degraded');
       const down = health.body.checks.chains.find((c: { chainId: number }) => c.chainId === 999001);

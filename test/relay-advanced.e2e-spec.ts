@@ -124,9 +124,14 @@ describe('relay: concurrency, derived keys, EIP-7702, regions', () => {
     expect(detail.body.data).toMatchObject({ isAccountCharged: true, receipt: { status: 0 } });
     expect(detail.body.data.revert.reason).toContain('custom error 0xe450d38c');
     expect(detail.body.data.costUSD).toBeGreaterThan(0);
-    const streak = await t.app.get(DataSource).query('SELECT failure_streak FROM accounts WHERE id = $1', [userId]);
-    // The reverted one has the later nonce, so it settles last and leaves the streak at one.
-    expect(streak[0].failure_streak).toBe(1);
+    // The breaker counts the failure and a later success resets it: which settled last decides the streak.
+    const dataSource = t.app.get(DataSource);
+    const [last] = await dataSource.query(
+      `SELECT status FROM tx_status_events WHERE tx_id = ANY($1) AND status <> 'PENDING' ORDER BY id DESC LIMIT 1`,
+      [[a.body.data.txId, b.body.data.txId]],
+    );
+    const streak = await dataSource.query('SELECT failure_streak FROM accounts WHERE id = $1', [userId]);
+    expect(streak[0].failure_streak).toBe(last.status === 'FAILED' ? 1 : 0);
     expect((await t.app.get(LedgerService).audit(userId)).reconciles).toBe(true);
   });
 });

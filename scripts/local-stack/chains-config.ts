@@ -6,10 +6,28 @@ const LOCAL_CHAIN_TRAITS: Record<number, { flashBlocks: boolean; explorer: strin
   84532: { flashBlocks: true, explorer: 'Base Sepolia explorer (local)' },
 };
 
-/** Turns a deployed devnet into the CHAINS_FILE the service reads. */
-export function chainsFileFor(chains: DevnetChain[]): { chains: unknown[] } {
+/** The exchange-action testnet of decisions.md, served by scripts/exchange on the local stack. */
+export const EXCHANGE_TESTNET_ID = 10200001;
+
+function exchangeChain(exchangeApiUrl: string): Record<string, unknown> {
   return {
-    chains: chains.map((chain) => {
+    chainId: EXCHANGE_TESTNET_ID,
+    name: 'Exchange testnet (local)',
+    exchangeApiUrl,
+    enabled: true,
+    isTestnet: true,
+    iconUrl: '',
+    nativeCurrency: { name: 'USD Coin', symbol: 'USDC', decimals: 6 },
+    blockExplorer: { name: 'Exchange explorer (local)', url: '', apiUrl: '' },
+    capabilities: { eip7702: false, flashBlocks: false, exchangeAction: true },
+    pricing: { staticNativeUsd: 1 },
+  };
+}
+
+/** Turns a deployed devnet (and the local exchange endpoint, if any) into the CHAINS_FILE the service reads. */
+export function chainsFileFor(chains: DevnetChain[], exchangeApiUrl?: string): { chains: unknown[] } {
+  return {
+    chains: [...chains.map((chain) => {
       const traits = LOCAL_CHAIN_TRAITS[chain.chainId] ?? { flashBlocks: false, explorer: 'local explorer' };
       const usdc = chain.tokens.find((t) => t.symbol === 'USDC');
       const weth = chain.contracts.weth;
@@ -31,6 +49,6 @@ export function chainsFileFor(chains: DevnetChain[]): { chains: unknown[] } {
           staticNativeUsd: 3000,
         },
       };
-    }),
+    }), ...(exchangeApiUrl ? [exchangeChain(exchangeApiUrl)] : [])],
   };
 }

@@ -9,7 +9,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { bringUpDevnet } from '../devnet';
-import { chainsFileFor } from './chains-config';
+import { ANVIL_TEST_ACCOUNTS } from '../devnet/accounts';
+import { startExchangeServer } from '../exchange/server';
+import { chainsFileFor, EXCHANGE_TESTNET_ID } from './chains-config';
 import { ensureDatabase } from './database';
 import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC, devRelayerAddresses } from './dev-keys';
 import { seedDemoAccount } from './demo-account';
@@ -74,8 +76,14 @@ async function main(): Promise<void> {
     fund: devRelayerAddresses(3, 2),
     stateDir: STATE,
   });
+  // The project's own exchange endpoint for the exchange-action testnet; anvil's test accounts are its traders.
+  const exchange = await startExchangeServer({
+    port: Number(process.env.EXCHANGE_PORT ?? 8547),
+    chainId: EXCHANGE_TESTNET_ID,
+    traders: ANVIL_TEST_ACCOUNTS.map((a) => a.address),
+  });
   const chainsFile = join(STATE, 'chains.json');
-  writeFileSync(chainsFile, JSON.stringify(chainsFileFor(devnet.chains), null, 2));
+  writeFileSync(chainsFile, JSON.stringify(chainsFileFor(devnet.chains, exchange.url), null, 2));
 
   const env = {
     DATABASE_URL: databaseUrl,
@@ -92,7 +100,7 @@ async function main(): Promise<void> {
   const app = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'inherit' });
   const shutdown = async (code: number) => {
     app.kill('SIGTERM');
-    await devnet.stop();
+    await Promise.all([devnet.stop(), exchange.stop()]);
     process.exit(code);
   };
   process.on('SIGINT', () => void shutdown(0));
@@ -113,6 +121,7 @@ async function main(): Promise<void> {
         `Local stack up in ${seconds}s`,
         `  API      ${apiUrl}   (Swagger: ${apiUrl}/docs)`,
         ...devnet.chains.map((c) => `  chain    ${c.chainId} ${c.name} at ${c.rpcUrl}`),
+        `  chain    ${EXCHANGE_TESTNET_ID} exchange testnet at ${exchange.url}/exchange`,
         `  demo     address ${demo.address}`,
         `           api-key ${demo.apiKey}`,
         `  details  .local/devnet.json (admin token, contracts, tokens)`,

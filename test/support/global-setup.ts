@@ -3,7 +3,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { bringUpDevnet } from '../../scripts/devnet';
-import { chainsFileFor } from '../../scripts/local-stack/chains-config';
+import { ANVIL_TEST_ACCOUNTS } from '../../scripts/devnet/accounts';
+import { startExchangeServer } from '../../scripts/exchange/server';
+import { chainsFileFor, EXCHANGE_TESTNET_ID } from '../../scripts/local-stack/chains-config';
 import { ensureDatabase } from '../../scripts/local-stack/database';
 import { devRelayerAddresses } from '../../scripts/local-stack/dev-keys';
 import { dataSourceOptions } from '../../src/database/data-source-options';
@@ -19,8 +21,10 @@ export default async function globalSetup(): Promise<void> {
   mkdirSync(TEST_STATE_DIR, { recursive: true });
 
   const devnet = await bringUpDevnet({ chains: TEST_CHAINS, stateDir: TEST_STATE_DIR, fund: devRelayerAddresses(3, 2) });
-  (globalThis as { __DEVNET__?: { stop(): Promise<void> } }).__DEVNET__ = devnet;
-  writeFileSync(TEST_CHAINS_FILE, JSON.stringify(chainsFileFor(devnet.chains), null, 2));
+  // The exchange endpoint knows anvil's test accounts as traders; anyone else is rejected.
+  const exchange = await startExchangeServer({ port: 0, chainId: EXCHANGE_TESTNET_ID, traders: ANVIL_TEST_ACCOUNTS.map((a) => a.address) });
+  (globalThis as { __STOPS__?: Array<() => Promise<void>> }).__STOPS__ = [() => devnet.stop(), () => exchange.stop()];
+  writeFileSync(TEST_CHAINS_FILE, JSON.stringify(chainsFileFor(devnet.chains, exchange.url), null, 2));
 
   await ensureDatabase(env.DATABASE_URL, { recreate: true });
   const dataSource = new DataSource(dataSourceOptions(env.DATABASE_URL, false));

@@ -1,3 +1,4 @@
 export default async function globalTeardown(): Promise<void> {
-  await (globalThis as { __DEVNET__?: { stop(): Promise<void> } }).__DEVNET__?.stop();
+  const stops = (globalThis as { __STOPS__?: Array<() => Promise<void>> }).__STOPS__ ?? [];
+  await Promise.all(stops.map((stop) => stop()));
 }

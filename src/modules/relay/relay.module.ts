@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { SubmissionService } from './domain/submission.service';
 import { SyncWaitService } from './domain/sync-wait.service';
+import { ExchangeRelayService } from './exchange/exchange-relay.service';
 import { RelayController } from './relay.controller';
 import { RelayCoreModule } from './relay-core.module';
 
@@ -8,7 +9,7 @@ import { RelayCoreModule } from './relay-core.module';
 @Module({
   imports: [RelayCoreModule],
   controllers: [RelayController],
-  providers: [SubmissionService, SyncWaitService],
+  providers: [SubmissionService, SyncWaitService, ExchangeRelayService],
   exports: [SubmissionService, SyncWaitService],
 })
 export class RelayModule {}

@@ -11,6 +11,7 @@ import { AppError } from '../../../common/errors/app-error';
 import { ChainRegistry } from '../../chains/domain/chain-registry.service';
 import { TxStatusPublisher } from '../../tx-events/tx-status.publisher';
 import { SubmitTxDto } from '../dto/submit-tx.dto';
+import { ExchangeRelayService } from '../exchange/exchange-relay.service';
 import { RelayTransactionEntity } from '../entities/relay-transaction.entity';
 import { SignerPool } from '../signers/signer-pool.service';
 import { Estimate, Estimator } from './estimator.service';
@@ -40,15 +41,24 @@ export class SubmissionService {
     private readonly ledger: LedgerService,
     private readonly publisher: TxStatusPublisher,
     private readonly sendQueue: SendQueue,
+    private readonly exchange: ExchangeRelayService,
   ) {}
 
   /** POST /api/quote: the same estimate, nothing stored. */
   async quote(caller: Caller, dto: SubmitTxDto, http: Pick<Request, 'header'>): Promise<{ costUSD: number; minBalanceRequired: string }> {
+    // Exchange actions cost nothing and need no native balance.
+    if (this.chains.get(dto.chainId).capabilities.exchangeAction) return { costUSD: 0, minBalanceRequired: '0' };
     const { estimate } = await this.prepare(caller, dto, http);
     return { costUSD: microToUsd(estimate.costMicro), minBalanceRequired: estimate.minBalanceRequired.toString() };
   }
 
   async submit(caller: Caller, dto: SubmitTxDto, http: Pick<Request, 'header'>): Promise<Submitted> {
+    const chain = this.chains.get(dto.chainId);
+    if (chain.capabilities.exchangeAction) {
+      if (caller.account.disabledChainIds.includes(chain.chainId)) throw new AppError('CHAIN_001', `chain ${chain.chainId} is disabled for this account`);
+      const tx = await this.exchange.submit(caller, dto, chain, this.regions.resolve(http, dto.region));
+      return { txId: tx.id, estimatedCostUSD: 0 };
+    }
     const { request, region, estimate } = await this.prepare(caller, dto, http);
     const { tx, notification } = await this.dataSource.transaction(async (em) => {
       const account = await em.findOne(AccountEntity, { where: { id: caller.account.id }, lock: { mode: 'pessimistic_write' } });
@@ -88,7 +98,7 @@ export class SubmissionService {
 
   private async prepare(caller: Caller, dto: SubmitTxDto, http: Pick<Request, 'header'>): Promise<{ request: RelayRequest; region: string; estimate: Estimate }> {
     const chain = this.chains.get(dto.chainId);
-    if (chain.capabilities.exchangeAction) throw new AppError('CHAIN_001', `exchange-action chain ${chain.chainId} is not served by this deployment yet`);
+    if (chain.capabilities.exchangeAction) throw new AppError('VALIDATION_001', `chain ${chain.chainId} takes exchange actions, not EVM transactions`);
     if (caller.account.disabledChainIds.includes(chain.chainId)) throw new AppError('CHAIN_001', `chain ${chain.chainId} is disabled for this account`);
     const request = parseRelayRequest(dto, chain);
     const region = this.regions.resolve(http, dto.region);
