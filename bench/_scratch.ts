@@ -1,51 +1,697 @@
-import { HDNodeWallet, Interface, JsonRpcProvider, Mnemonic, Wallet } from 'ethers';
-import { bringUpDevnet } from '../scripts/devnet';
-import { ANVIL_MNEMONIC } from '../scripts/devnet/accounts';
-import { join } from 'node:path';
-const erc20 = new Interface(['function mint(address to, uint256 amount)']);
-const mintCall = (): string => erc20.encodeFunctionData('mint', ['0x' + randomBytes(20).toString('hex'), 1_000n]);
+/**
+ * `npm run bench:relay`: throughput and latency of the relay against a direct ethers client.
+ *
+ * Brings up its own stack (anvil 31337 on BENCH_CHAIN_PORT=28545, database `relay_bench`
+ * recreated, Redis db 14 under the `relay-bench` prefix, the API in process on a free port) so it
+ * runs beside `npm start` and the tests, then measures over real HTTP:
+ *   1. accepted submissions per second (POST /api/submit-tx, bounded concurrency);
+ *   2. end-to-end throughput, submission to EXECUTED, against ethers sending the same mint calls
+ *      straight to anvil from 8 funded wallets (explicit nonces), as a ratio relay/direct;
+ *   3. latency overhead of POST /api/submit-tx-sync over a sequential ethers send + wait.
+ * Prints a table and, last, one JSON line. Exits 1 with a message if the run could not complete
+ * (non-201 answers, transactions that fail or stay PENDING, timeouts).
+ *
+ * Settings (environment): BENCH_SUBMIT_N (500), BENCH_N (2000), BENCH_SYNC_M (200),
+ * BENCH_CONCURRENCY (32), BENCH_WALLETS (8), BENCH_ACCOUNTS (1: relay accounts the submissions rotate over), BENCH_CHAIN_PORT (28545), BENCH_DATABASE_URL,
+ * BENCH_REDIS_URL, BENCH_PHASE_TIMEOUT_MS (90000), BENCH_MAX_RUNTIME_MS (300000),
+ * BENCH_LOGS=1 (all app logs), BENCH_ENFORCE=1 (exit 1 when a target is missed).
+ * RELAY_*, DB_POOL_SIZE and RATE_LIMIT_PER_MINUTE set in the environment are passed to the app.
+ */
+import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConsoleLogger, INestApplication, LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { HDNodeWallet, Interface, JsonRpcProvider, Mnemonic, Wallet } from 'ethers';
+import Redis from 'ioredis';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { bringUpDevnet, type Devnet } from '../scripts/devnet';
+import { ANVIL_MNEMONIC } from '../scripts/devnet/accounts';
+import { chainsFileFor } from '../scripts/local-stack/chains-config';
+import { ensureDatabase } from '../scripts/local-stack/database';
+import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC, devRelayerAddresses } from '../scripts/local-stack/dev-keys';
+
+// ---------------------------------------------------------------- settings
+
+const int = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${raw}`);
+  return n;
+};
+
+const ROOT = join(__dirname, '..');
+const STATE_DIR = join(ROOT, '.local', 'bench');
+const CHAIN_ID = 31337;
+const SETTINGS = {
+  submitN: int('BENCH_SUBMIT_N', 500),
+  n: int('BENCH_N', 2000),
+  syncM: int('BENCH_SYNC_M', 200),
+  concurrency: Math.max(1, int('BENCH_CONCURRENCY', 32)),
+  wallets: Math.max(1, int('BENCH_WALLETS', 8)),
+  accounts: Math.max(1, int('BENCH_ACCOUNTS', 1)),
+  chainPort: int('BENCH_CHAIN_PORT', 28545),
+  databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/relay_bench',
+  redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/14',
+  redisPrefix: 'relay-bench',
+  phaseTimeoutMs: int('BENCH_PHASE_TIMEOUT_MS', 90_000),
+  maxRuntimeMs: int('BENCH_MAX_RUNTIME_MS', 300_000),
+  httpTimeoutMs: 35_000,
+  pollMs: 50,
+  warmup: 10,
+  logs: process.env.BENCH_LOGS === '1',
+  enforce: process.env.BENCH_ENFORCE === '1',
+};
+const TARGETS = { ratio: 0.5, overheadP50Ms: 20 };
+const ADMIN_TOKEN = `bench-admin-${randomBytes(12).toString('hex')}`;
+
+const erc20 = new Interface(['function mint(address to, uint256 amount)']);
+/** mint(<fresh random address>, 1000) on USDC. Random bytes, not Wallet.createRandom(): that costs ~13 ms of CPU, in the app's process. */
+const mintCall = (): string => erc20.encodeFunctionData('mint', [`0x${randomBytes(20).toString('hex')}`, 1_000n]);
+const mintCalls = (count: number): string[] => Array.from({ length: count }, mintCall);
+
+class BenchError extends Error {}
+
+// ---------------------------------------------------------------- small helpers
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const now = () => performance.now();
-async function main() {
-  const devnet = await bringUpDevnet({ chains: [{ chainId: 31337, name: 'Devnet', port: 28545 }], stateDir: join(__dirname, '..', '.local', 'bench') });
-  try {
-    const chain = devnet.chains[0];
-    const usdc = chain.tokens.find((t) => t.symbol === 'USDC')!.address;
-    const provider = new JsonRpcProvider(chain.rpcUrl, 31337, { staticNetwork: true, batchMaxCount: 1 });
-    const m = Mnemonic.fromPhrase(ANVIL_MNEMONIC);
-    const wallets = Array.from({ length: 8 }, (_, i) => new Wallet(HDNodeWallet.fromMnemonic(m, `m/44'/60'/0'/0/${i}`).privateKey, provider));
-    const fee = await provider.getFeeData();
-    const gas = await provider.estimateGas({ from: wallets[0].address, to: usdc, data: mintCall() });
-    // sign timing
-    let t = now();
-    for (let i = 0; i < 50; i++) await wallets[0].signTransaction({ type: 2, chainId: 31337, nonce: i, to: usdc, data: mintCall(), gasLimit: gas, maxFeePerGas: fee.maxFeePerGas! * 2n, maxPriorityFeePerGas: fee.maxPriorityFeePerGas! });
-    console.log('sign ms', (now() - t) / 50);
-    // sequential send+receipt
-    let nonce = await provider.getTransactionCount(wallets[1].address, 'pending');
-    const lat: number[] = []; const rlat: number[] = [];
-    for (let i = 0; i < 30; i++) {
-      const raw = await wallets[1].signTransaction({ type: 2, chainId: 31337, nonce: nonce++, to: usdc, data: mintCall(), gasLimit: gas * 2n, maxFeePerGas: fee.maxFeePerGas! * 2n, maxPriorityFeePerGas: fee.maxPriorityFeePerGas! });
-      t = now();
-      const hash = await provider.send('eth_sendRawTransaction', [raw]);
-      lat.push(now() - t);
-      let polls = 0;
-      while (!(await provider.send('eth_getTransactionReceipt', [hash]))) { polls++; await new Promise((r) => setTimeout(r, 1)); }
-      rlat.push(now() - t);
-      if (i < 5) console.log('polls', polls);
-    }
-    lat.sort((a, b) => a - b); rlat.sort((a, b) => a - b);
-    console.log('send p50', lat[15], 'receipt p50', rlat[15], 'p max', rlat[29]);
-    for (const c of [1, 8, 32]) {
-      const nonces = await Promise.all(wallets.map((w) => provider.getTransactionCount(w.address, 'pending')));
-      const N = 300; let next = 0;
-      t = now();
-      await Promise.all(Array.from({ length: c }, async () => {
-        for (;;) { const i = next++; if (i >= N) return; const w = i % 8; const raw = await wallets[w].signTransaction({ type: 2, chainId: 31337, nonce: nonces[w]++, to: usdc, data: mintCall(), gasLimit: gas * 2n, maxFeePerGas: fee.maxFeePerGas! * 2n, maxPriorityFeePerGas: fee.maxPriorityFeePerGas! });
-          const hash = await provider.send('eth_sendRawTransaction', [raw]);
-          while (!(await provider.send('eth_getTransactionReceipt', [hash]))) await new Promise((r) => setTimeout(r, 20)); }
-      }));
-      console.log(`c=${c}`, (N / (now() - t)) * 1000, 'tx/s', 'block', await provider.getBlockNumber());
-    }
-  } finally { await devnet.stop(); }
+const log = (line: string) => console.log(`[bench] ${line}`);
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
 }
-main().catch((e) => { console.error(e); process.exit(1); });
+const sortNum = (xs: number[]) => [...xs].sort((a, b) => a - b);
+/** CPU of this process (the app and the bench client) since the call, as % of one core. */
+function cpuMeter(): () => string {
+  const cpu = process.cpuUsage();
+  const wall = now();
+  return () => {
+    const used = process.cpuUsage(cpu);
+    return `${(((used.user + used.system) / 1000 / (now() - wall)) * 100).toFixed(0)}% CPU (node)`;
+  };
+}
+const round = (x: number, digits = 1) => (Number.isFinite(x) ? Number(x.toFixed(digits)) : null);
+
+/** Runs `count` tasks with at most `limit` in flight; results in task order. */
+async function pool<T>(count: number, limit: number, task: (i: number) => Promise<T>): Promise<T[]> {
+  const results = new Array<T>(count);
+  let next = 0;
+  const worker = async () => {
+    for (;;) {
+      const i = next++;
+      if (i >= count) return;
+      results[i] = await task(i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
+  return results;
+}
+
+/** The tail of the app's warnings and errors, kept for the report (printed live only with BENCH_LOGS=1). */
+class BenchLogger extends ConsoleLogger {
+  readonly problems: string[] = [];
+  problemCount = 0;
+
+  protected override printMessages(messages: unknown[], context = '', logLevel: LogLevel = 'log', writeStreamType?: 'stdout' | 'stderr'): void {
+    if (logLevel === 'warn' || logLevel === 'error' || logLevel === 'fatal') {
+      this.problemCount++;
+      if (this.problems.length < 20) this.problems.push(`${logLevel} [${context}] ${messages.map((m) => (m instanceof Error ? m.message : String(m))).join(' ').slice(0, 400)}`);
+    }
+    if (SETTINGS.logs) super.printMessages(messages, context, logLevel, writeStreamType);
+  }
+}
+
+// ---------------------------------------------------------------- HTTP client
+
+interface HttpResult {
+  status: number;
+  body: { data?: Record<string, unknown>; error?: { code?: string; message?: string } } | undefined;
+  ms: number;
+}
+
+class Api {
+  private keys: string[] = [];
+
+  constructor(readonly baseUrl: string) {}
+
+  setKeys(keys: string[]): void {
+    this.keys = keys;
+  }
+
+  /** `keyIndex` picks one of the bench accounts' keys (round robin over BENCH_ACCOUNTS). */
+  async call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, keyIndex = 0): Promise<HttpResult> {
+    const apiKey = this.keys.length > 0 ? this.keys[keyIndex % this.keys.length] : undefined;
+    const started = now();
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(apiKey ? { 'api-key': apiKey } : {}), ...headers },
+      body: body === undefined || typeof body === 'string' ? body : JSON.stringify(body),
+      signal: AbortSignal.timeout(SETTINGS.httpTimeoutMs),
+    });
+    const text = await res.text();
+    const ms = now() - started;
+    let parsed: HttpResult['body'];
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = { error: { message: text.slice(0, 200) } };
+    }
+    return { status: res.status, body: parsed, ms };
+  }
+}
+
+const describe = (r: HttpResult) => `${r.status} ${r.body?.error?.code ?? ''} ${r.body?.error?.message ?? JSON.stringify(r.body).slice(0, 200)}`.trim();
+
+// ---------------------------------------------------------------- the stack
+
+interface Stack {
+  devnet: Devnet;
+  app?: INestApplication;
+  logger: BenchLogger;
+  api: Api;
+  db: Client;
+  usdc: string;
+  provider: JsonRpcProvider;
+  extraProviders?: JsonRpcProvider[];
+}
+
+async function cleanRedis(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    let rounds = 0;
+    do {
+      const [nextCursor, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = nextCursor;
+    } while (cursor !== '0' && ++rounds < 100_000);
+  } catch (err) {
+    throw new BenchError(`Redis is not reachable at ${url} (${(err as Error).message})`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function bringUp(stackRef: { stack?: Partial<Stack> }): Promise<Stack> {
+  mkdirSync(STATE_DIR, { recursive: true });
+  const t0 = now();
+  const keysPerRegion = int('RELAYER_KEYS_PER_REGION', 2);
+  const devnet = await bringUpDevnet({
+    chains: [{ chainId: CHAIN_ID, name: 'Devnet', port: SETTINGS.chainPort }],
+    stateDir: STATE_DIR,
+    fund: devRelayerAddresses(3, keysPerRegion),
+  });
+  stackRef.stack = { devnet };
+  const chain = devnet.chains[0];
+  const usdc = chain.tokens.find((t) => t.symbol === 'USDC')?.address;
+  if (!usdc) throw new BenchError('the devnet has no USDC token');
+  const chainsFile = join(STATE_DIR, 'chains.json');
+  writeFileSync(chainsFile, JSON.stringify(chainsFileFor(devnet.chains), null, 2));
+  log(`anvil ${chain.rpcUrl} ready (${(now() - t0).toFixed(0)} ms)`);
+
+  await ensureDatabase(SETTINGS.databaseUrl, { recreate: true }).catch((err: Error) => {
+    throw new BenchError(`PostgreSQL is not reachable at ${SETTINGS.databaseUrl} (${err.message})`);
+  });
+  await cleanRedis(SETTINGS.redisUrl, SETTINGS.redisPrefix);
+
+  // Every setting the app reads, before the first import of src/ (AppModule reads APP_ROLE at load).
+  const passthrough = Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(RELAY_|RELAYER_KEYS_PER_REGION$|DB_POOL_SIZE$|RATE_LIMIT_PER_MINUTE$)/.test(k)));
+  Object.assign(process.env, {
+    NODE_ENV: 'test', // read no .env / .local/local.env of a developer
+    DATABASE_URL: SETTINGS.databaseUrl,
+    REDIS_URL: SETTINGS.redisUrl,
+    REDIS_PREFIX: SETTINGS.redisPrefix,
+    CHAINS_FILE: chainsFile,
+    ADMIN_TOKEN,
+    APP_ROLE: 'all',
+    PORT: '0',
+    DB_RUN_MIGRATIONS: 'false',
+    ACCESS_LOG: 'false',
+    LOG_FORMAT: 'text',
+    RELAYER_MNEMONIC: DEV_RELAYER_MNEMONIC,
+    AUTH_MNEMONIC: DEV_AUTH_MNEMONIC,
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    ...passthrough,
+  });
+
+  const { dataSourceOptions } = await import('../src/database/data-source-options');
+  const dataSource = new DataSource(dataSourceOptions(SETTINGS.databaseUrl, false));
+  await dataSource.initialize();
+  await dataSource.runMigrations();
+  await dataSource.destroy();
+
+  const { AppModule } = await import('../src/app.module');
+  const { configureApp } = await import('../src/bootstrap/configure-app');
+  const logger = new BenchLogger();
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, { bodyParser: false, logger, abortOnError: false });
+  stackRef.stack.app = app;
+  configureApp(app);
+  {
+    const timings: Record<string, number[]> = {};
+    (globalThis as Record<string, unknown>).__timings = timings;
+    const wrap = (obj: Record<string, unknown>, name: string, label: string) => {
+      const orig = obj[name] as (...a: unknown[]) => Promise<unknown>;
+      obj[name] = async function (this: unknown, ...a: unknown[]) {
+        const t = performance.now();
+        try { return await orig.apply(this, a); } finally { (timings[label] ??= []).push(performance.now() - t); }
+      };
+    };
+    const { Estimator } = await import('../src/modules/relay/domain/estimator.service');
+    const { SubmissionService } = await import('../src/modules/relay/domain/submission.service');
+    const { SendQueue } = await import('../src/modules/relay/domain/send-queue');
+    const { TxStatusPublisher } = await import('../src/modules/tx-events/tx-status.publisher');
+    const { LedgerService } = await import('../src/modules/accounts/domain/ledger.service');
+    const { SenderService } = await import('../src/modules/relay/sending/sender.service');
+    const { SettlementService } = await import('../src/modules/relay/sending/settlement.service');
+    const { PricingService } = await import('../src/modules/pricing/pricing.service');
+    const { DataSource: DS } = await import('typeorm');
+    const ds = app.get(DS);
+    wrap(app.get(Estimator) as unknown as Record<string, unknown>, 'estimate', 'estimate');
+    wrap(app.get(PricingService) as unknown as Record<string, unknown>, 'nativeUsd', 'price');
+    wrap(app.get(SubmissionService) as unknown as Record<string, unknown>, 'submit', 'submit(total)');
+    wrap(app.get(SendQueue) as unknown as Record<string, unknown>, 'enqueue', 'enqueue');
+    wrap(app.get(TxStatusPublisher) as unknown as Record<string, unknown>, 'publish', 'publish');
+    wrap(app.get(TxStatusPublisher) as unknown as Record<string, unknown>, 'record', 'record');
+    wrap(app.get(LedgerService) as unknown as Record<string, unknown>, 'reserve', 'reserve');
+    wrap(app.get(LedgerService) as unknown as Record<string, unknown>, 'settle', 'ledger.settle');
+    wrap(app.get(SenderService) as unknown as Record<string, unknown>, 'send', 'sender.send');
+    wrap(app.get(SettlementService) as unknown as Record<string, unknown>, 'settleMined', 'settleMined');
+    wrap(ds as unknown as Record<string, unknown>, 'transaction', 'ds.transaction');
+    const provider = (await import('../src/modules/chains/domain/chain-registry.service')).ChainRegistry;
+    const p = app.get(provider).provider(31337) as unknown as Record<string, unknown>;
+    const origSend = p.send as (m: string, a: unknown[]) => Promise<unknown>;
+    p.send = async function (this: unknown, m: string, a: unknown[]) { const t = performance.now(); try { return await origSend.call(this, m, a); } finally { (timings['rpc ' + m] ??= []).push(performance.now() - t); } };
+    process.on('exit', () => {
+      for (const [k, v] of Object.entries(timings)) { const sv = [...v].sort((x, y) => x - y); console.log(k.padEnd(36), 'n', String(v.length).padStart(5), 'p50', sv[Math.floor(sv.length / 2)].toFixed(1), 'p90', sv[Math.floor(sv.length * 0.9)].toFixed(1), 'mean', (v.reduce((x, y) => x + y, 0) / v.length).toFixed(1)); }
+    });
+  }
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  const api = new Api(`http://127.0.0.1:${address.port}`);
+  log(`API on ${api.baseUrl} (stack up in ${((now() - t0) / 1000).toFixed(1)} s)`);
+
+  const db = new Client({ connectionString: SETTINGS.databaseUrl });
+  await db.connect();
+  stackRef.stack.db = db;
+  const provider = new JsonRpcProvider(chain.rpcUrl, CHAIN_ID, { staticNetwork: true, batchMaxCount: 1 });
+  stackRef.stack.provider = provider;
+  const stack: Stack = { devnet, app, logger, api, db, usdc, provider };
+  stackRef.stack = stack;
+  return stack;
+}
+
+async function createBenchAccount(api: Api): Promise<string> {
+  const address = Wallet.createRandom().address;
+  const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  const created = await api.call('POST', '/admin/accounts', { address, creditUsd: 1_000_000 }, admin);
+  if (created.status !== 201 || typeof created.body?.data?.apiKey !== 'string') throw new BenchError(`creating the bench account: ${describe(created)}`);
+  const limits = await api.call('PATCH', `/admin/accounts/${address}/limits`, { perTxLimit: 1_000_000, dailyLimit: 1_000_000_000 }, admin);
+  if (limits.status !== 200) throw new BenchError(`raising the bench account's limits: ${describe(limits)}`);
+  return created.body.data.apiKey;
+}
+
+// ---------------------------------------------------------------- relay measurements
+
+interface SubmitOutcome {
+  txIds: string[];
+  latencies: number[];
+  errors: string[];
+  elapsedMs: number;
+}
+
+async function submitMany(stack: Stack, count: number, onAccepted?: (id: string) => void): Promise<SubmitOutcome> {
+  const txIds: string[] = [];
+  const latencies: number[] = [];
+  const errors: string[] = [];
+  const bodies = mintCalls(count).map((callData) => JSON.stringify({ chainId: CHAIN_ID, to: stack.usdc, callData, label: 'bench' }));
+  const started = now();
+  await pool(count, SETTINGS.concurrency, async (i) => {
+    try {
+      const r = await stack.api.call('POST', '/api/submit-tx', bodies[i], {}, i);
+      const id = r.body?.data?.txId;
+      if (r.status === 201 && typeof id === 'string') {
+        txIds.push(id);
+        latencies.push(r.ms);
+        onAccepted?.(id);
+      } else errors.push(describe(r));
+    } catch (err) {
+      errors.push((err as Error).message);
+    }
+  });
+  return { txIds, latencies, errors, elapsedMs: now() - started };
+}
+
+interface StatusCounts {
+  pending: number;
+  executed: number;
+  failed: number;
+}
+
+async function countStatuses(db: Client, ids: string[]): Promise<StatusCounts> {
+  const res = await db.query<{ status: string; n: string }>('SELECT status, count(*) AS n FROM relay_transactions WHERE id = ANY($1::uuid[]) GROUP BY status', [ids]);
+  const counts: StatusCounts = { pending: 0, executed: 0, failed: 0 };
+  for (const row of res.rows) {
+    if (row.status === 'PENDING') counts.pending += Number(row.n);
+    else if (row.status === 'EXECUTED') counts.executed += Number(row.n);
+    else counts.failed += Number(row.n);
+  }
+  // ids the database does not know yet count as pending
+  counts.pending += ids.length - (counts.pending + counts.executed + counts.failed);
+  return counts;
+}
+
+/** Polls until none of `ids` is PENDING, or the deadline. */
+async function waitTerminal(db: Client, ids: string[], deadline: number): Promise<StatusCounts> {
+  for (;;) {
+    const counts = await countStatuses(db, ids);
+    if (counts.pending === 0 || now() > deadline) return counts;
+    await sleep(SETTINGS.pollMs);
+  }
+}
+
+async function failureReasons(db: Client, ids: string[]): Promise<string[]> {
+  const res = await db.query<{ status: string; reason: string | null; n: string }>(
+    `SELECT t.status, left(coalesce(to_jsonb(t) ->> 'error', to_jsonb(t) ->> 'revert_reason'), 200) AS reason, count(*) AS n FROM relay_transactions t
+      WHERE t.id = ANY($1::uuid[]) AND t.status <> 'EXECUTED' GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 5`,
+    [ids],
+  );
+  return res.rows.map((r) => `${r.n}× ${r.status}${r.reason ? `: ${r.reason}` : ''}`);
+}
+
+// ---------------------------------------------------------------- direct ethers baseline
+
+function anvilWallets(count: number, provider: JsonRpcProvider): Wallet[] {
+  const mnemonic = Mnemonic.fromPhrase(ANVIL_MNEMONIC);
+  // anvil's default mnemonic; only accounts 0..9 are funded at genesis, so main() sets every balance.
+  return Array.from({ length: count }, (_, i) => new Wallet(HDNodeWallet.fromMnemonic(mnemonic, `m/44'/60'/0'/0/${i}`).privateKey, provider));
+}
+
+async function receiptOf(provider: JsonRpcProvider, hash: string, deadline: number, intervalMs = 10): Promise<{ status: string } | null> {
+  for (;;) {
+    const receipt = (await provider.send('eth_getTransactionReceipt', [hash])) as { status: string } | null;
+    if (receipt || now() > deadline) return receipt;
+    await sleep(intervalMs);
+  }
+}
+
+/** `count` mint calls from `wallets` with explicit nonces and fixed gas/fees, `concurrency` in flight, each until its receipt. */
+async function directThroughput(stack: Stack, wallets: Wallet[], count: number): Promise<{ elapsedMs: number; ok: number; errors: string[] }> {
+  const provider = stack.provider;
+  const nonces = await Promise.all(wallets.map((w) => provider.getTransactionCount(w.address, 'pending')));
+  const gas = await provider.estimateGas({ from: wallets[0].address, to: stack.usdc, data: mintCall() });
+  const fee = await provider.getFeeData();
+  const fees = { maxFeePerGas: (fee.maxFeePerGas ?? 10n ** 10n) * 2n, maxPriorityFeePerGas: fee.maxPriorityFeePerGas ?? 10n ** 9n };
+  const calls = mintCalls(count);
+  const errors: string[] = [];
+  let ok = 0;
+  const deadline = now() + SETTINGS.phaseTimeoutMs;
+  const started = now();
+  await pool(count, SETTINGS.concurrency, async (i) => {
+    const w = i % wallets.length;
+    const nonce = nonces[w]++;
+    try {
+      // Signed here, as a client would (the relay signs too); ~2 ms of CPU each.
+      const raw = await wallets[w].signTransaction({ type: 2, chainId: CHAIN_ID, nonce, to: stack.usdc, data: calls[i], gasLimit: (gas * 12n) / 10n, ...fees });
+      const hash = (await provider.send('eth_sendRawTransaction', [raw])) as string;
+      const receipt = await receiptOf(provider, hash, deadline);
+      if (receipt?.status === '0x1') ok++;
+      else errors.push(receipt ? `tx ${hash} reverted` : `tx ${hash} not mined before the deadline`);
+    } catch (err) {
+      errors.push((err as Error).message.split('\n')[0].slice(0, 200));
+    }
+  });
+  return { elapsedMs: now() - started, ok, errors };
+}
+
+// ---------------------------------------------------------------- phases
+
+interface Results {
+  submit: { n: number; accepted: number; perSec: number; p50Ms: number; p99Ms: number; drainMs: number };
+  e2e: { n: number; relayTps: number; relayMs: number; executed: number; directTps: number; directMs: number; ratio: number; submitPerSec: number };
+  sync: { m: number; relayP50: number; relayP99: number; directP50: number; directP99: number; overheadP50: number; overheadP99: number };
+}
+
+async function phaseSubmit(stack: Stack, problems: string[]): Promise<Results['submit']> {
+  log(`phase 1: ${SETTINGS.submitN} × POST /api/submit-tx, concurrency ${SETTINGS.concurrency}`);
+  const cpu = cpuMeter();
+  const out = await submitMany(stack, SETTINGS.submitN);
+  const submitCpu = cpu();
+  const lat = sortNum(out.latencies);
+  if (out.errors.length > 0) problems.push(`phase 1: ${out.errors.length} of ${SETTINGS.submitN} submissions not accepted, first: ${out.errors[0]}`);
+  const drainStart = now();
+  const counts = await waitTerminal(stack.db, out.txIds, now() + SETTINGS.phaseTimeoutMs);
+  const drainMs = now() - drainStart;
+  if (counts.pending > 0) problems.push(`phase 1: ${counts.pending} of ${out.txIds.length} still PENDING ${(drainMs / 1000).toFixed(0)} s after the last submission`);
+  if (counts.failed > 0) problems.push(`phase 1: ${counts.failed} FAILED (${(await failureReasons(stack.db, out.txIds)).join('; ')})`);
+  log(`  ${out.txIds.length} accepted in ${out.elapsedMs.toFixed(0)} ms (${submitCpu}); executed ${counts.executed}, failed ${counts.failed}, pending ${counts.pending} after a ${drainMs.toFixed(0)} ms drain`);
+  return { n: SETTINGS.submitN, accepted: out.txIds.length, perSec: (out.txIds.length / out.elapsedMs) * 1000, p50Ms: percentile(lat, 50), p99Ms: percentile(lat, 99), drainMs };
+}
+
+async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string[]): Promise<Results['e2e']> {
+  const n = SETTINGS.n;
+  log(`phase 2: ${n} mint calls direct (ethers, ${wallets.length} wallets, concurrency ${SETTINGS.concurrency})`);
+  let cpu = cpuMeter();
+  const direct = await directThroughput(stack, wallets, n);
+  if (direct.errors.length > 0) problems.push(`phase 2 direct baseline: ${direct.errors.length} errors, first: ${direct.errors[0]}`);
+  const directTps = (direct.ok / direct.elapsedMs) * 1000;
+  log(`  direct: ${direct.ok}/${n} mined in ${direct.elapsedMs.toFixed(0)} ms (${directTps.toFixed(1)} tx/s, ${cpu()})`);
+
+  log(`phase 2: ${n} mint calls through the relay (submit-tx, concurrency ${SETTINGS.concurrency}, until EXECUTED)`);
+  const ids: string[] = [];
+  let submitting = true;
+  cpu = cpuMeter();
+  const started = now();
+  const deadline = started + SETTINGS.phaseTimeoutMs;
+  let doneAt = 0;
+  let last: StatusCounts = { pending: 0, executed: 0, failed: 0 };
+  // Completion watcher: one indexed count query every 50 ms over the accepted ids.
+  const watcher = (async () => {
+    while (now() < deadline) {
+      await sleep(SETTINGS.pollMs);
+      if (ids.length === 0) continue;
+      const snapshot = [...ids];
+      last = await countStatuses(stack.db, snapshot);
+      if (!submitting && snapshot.length === ids.length && last.pending === 0) {
+        doneAt = now();
+        return;
+      }
+    }
+  })();
+  const submitted = await submitMany(stack, n, (id) => ids.push(id));
+  submitting = false;
+  const submitMs = now() - started;
+  await watcher;
+  const relayMs = (doneAt || now()) - started;
+  if (submitted.errors.length > 0) problems.push(`phase 2 relay: ${submitted.errors.length} of ${n} submissions not accepted, first: ${submitted.errors[0]}`);
+  if (!doneAt) {
+    last = await countStatuses(stack.db, ids);
+    problems.push(`phase 2 relay: ${last.pending} of ${ids.length} still PENDING after ${(SETTINGS.phaseTimeoutMs / 1000).toFixed(0)} s (executed ${last.executed}, failed ${last.failed})`);
+  }
+  if (last.failed > 0) problems.push(`phase 2 relay: ${last.failed} FAILED (${(await failureReasons(stack.db, ids)).join('; ')})`);
+  const relayTps = (last.executed / relayMs) * 1000;
+  log(`  relay: ${last.executed}/${n} executed in ${relayMs.toFixed(0)} ms (${relayTps.toFixed(1)} tx/s; submissions took ${submitMs.toFixed(0)} ms, ${cpu()})`);
+  return {
+    n,
+    relayTps,
+    relayMs,
+    executed: last.executed,
+    directTps,
+    directMs: direct.elapsedMs,
+    ratio: directTps > 0 ? relayTps / directTps : NaN,
+    submitPerSec: (submitted.txIds.length / submitted.elapsedMs) * 1000,
+  };
+}
+
+async function phaseSync(stack: Stack, wallet: Wallet, problems: string[]): Promise<Results['sync']> {
+  const syncProvider = wallet.provider as JsonRpcProvider;
+  const m = SETTINGS.syncM;
+  // Whatever phase 2 left in flight would slow both sides down: let it finish first.
+  const backlogDeadline = now() + 30_000;
+  let backlog = Infinity;
+  while (backlog > 0 && now() < backlogDeadline) {
+    backlog = Number((await stack.db.query<{ n: string }>("SELECT count(*) AS n FROM relay_transactions WHERE status = 'PENDING'")).rows[0].n);
+    if (backlog > 0) await sleep(SETTINGS.pollMs);
+  }
+  if (backlog > 0) problems.push(`phase 3: ${backlog} relay transactions of earlier phases still PENDING when it started`);
+
+  const calls = mintCalls(2 * (m + SETTINGS.warmup));
+  let next = 0;
+  // Explicit nonce: anvil's 'pending' count can lag a just-mined transaction ("nonce too low" seen here).
+  let nonce = await syncProvider.getTransactionCount(wallet.address, 'pending');
+  const directOnce = async () => {
+    const started = now();
+    const tx = await wallet.sendTransaction({ to: stack.usdc, data: calls[next++], nonce: nonce++ });
+    // Not tx.wait(): it waits for a *new* block event when the receipt is not there on its first look,
+    // and an idle automine chain makes no new block (it hung for its 30 s timeout here). Same check, polled every 5 ms.
+    const receipt = await receiptOf(syncProvider, tx.hash, now() + 30_000, 5);
+    if (receipt?.status !== '0x1') throw new BenchError(`direct tx ${tx.hash} ${receipt ? 'reverted' : 'was not mined within 30 s'}`);
+    return now() - started;
+  };
+  const relayOnce = async () => {
+    const r = await stack.api.call('POST', '/api/submit-tx-sync', { tx: { chainId: CHAIN_ID, to: stack.usdc, callData: calls[next++], label: 'bench-sync' }, timeoutMs: 30_000 });
+    if (r.status !== 200 || r.body?.data?.status !== 'EXECUTED') throw new BenchError(`submit-tx-sync answered ${describe(r)}${r.body?.data ? ` status ${String(r.body.data.status)}` : ''}`);
+    return r.ms;
+  };
+  const measure = async (label: string, once: () => Promise<number>): Promise<number[]> => {
+    const deadline = now() + SETTINGS.phaseTimeoutMs / 2;
+    const out: number[] = [];
+    try {
+      for (let i = 0; i < SETTINGS.warmup && now() < deadline; i++) await once();
+      for (let i = 0; i < m && now() < deadline; i++) out.push(await once());
+    } catch (err) {
+      problems.push(`phase 3 ${label}, after ${out.length} measured calls: ${(err as Error).message}`);
+    }
+    if (out.length < m) problems.push(`phase 3 ${label}: only ${out.length} of ${m} calls completed within ${SETTINGS.phaseTimeoutMs / 2000} s`);
+    return sortNum(out);
+  };
+  log(`phase 3: ${m} sequential direct sends (wallet.sendTransaction, then receipt polled every 5 ms), after ${SETTINGS.warmup} warm-up`);
+  const direct = await measure('direct', directOnce);
+  log(`phase 3: ${m} sequential POST /api/submit-tx-sync, after ${SETTINGS.warmup} warm-up`);
+  const relay = await measure('relay', relayOnce);
+  const r = { relayP50: percentile(relay, 50), relayP99: percentile(relay, 99), directP50: percentile(direct, 50), directP99: percentile(direct, 99) };
+  log(`  direct p50 ${r.directP50.toFixed(1)} ms, relay p50 ${r.relayP50.toFixed(1)} ms`);
+  return { m, ...r, overheadP50: r.relayP50 - r.directP50, overheadP99: r.relayP99 - r.directP99 };
+}
+
+// ---------------------------------------------------------------- report
+
+function report(results: Partial<Results>, problems: string[], appProblems: BenchLogger | undefined): Record<string, unknown> {
+  const rows: Array<[string, string, string]> = [];
+  const f = (x: number | undefined, d = 1) => (x === undefined || !Number.isFinite(x) ? 'n/a' : x.toFixed(d));
+  const { submit, e2e, sync } = results;
+  if (submit) {
+    rows.push([`accepted submissions/s (N=${submit.n}, c=${SETTINGS.concurrency}, ${SETTINGS.accounts} acct)`, f(submit.perSec), `${submit.accepted}/${submit.n} × 201; latency p50 ${f(submit.p50Ms)} ms, p99 ${f(submit.p99Ms)} ms`]);
+  }
+  if (e2e) {
+    rows.push([`relay end-to-end tx/s (N=${e2e.n}, ${SETTINGS.accounts} acct)`, f(e2e.relayTps), `${e2e.executed} EXECUTED in ${f(e2e.relayMs / 1000, 2)} s (submissions ${f(e2e.submitPerSec)}/s)`]);
+    rows.push([`direct ethers tx/s (N=${e2e.n}, ${SETTINGS.wallets} wallets)`, f(e2e.directTps), `mined in ${f(e2e.directMs / 1000, 2)} s`]);
+    rows.push(['throughput ratio relay/direct', f(e2e.ratio, 2), `target ≥ ${TARGETS.ratio}: ${e2e.ratio >= TARGETS.ratio ? 'met' : 'NOT met'}`]);
+  }
+  if (sync) {
+    rows.push([`submit-tx-sync latency p50 / p99 (M=${sync.m})`, `${f(sync.relayP50)} / ${f(sync.relayP99)} ms`, '']);
+    rows.push(['direct send + wait latency p50 / p99', `${f(sync.directP50)} / ${f(sync.directP99)} ms`, '']);
+    rows.push(['sync overhead p50 / p99', `${f(sync.overheadP50)} / ${f(sync.overheadP99)} ms`, `target p50 ≤ ${TARGETS.overheadP50Ms} ms: ${sync.overheadP50 <= TARGETS.overheadP50Ms ? 'met' : 'NOT met'}`]);
+  }
+  const w0 = Math.max(...rows.map((r) => r[0].length), 6);
+  const w1 = Math.max(...rows.map((r) => r[1].length), 5);
+  console.log('');
+  console.log(`${'metric'.padEnd(w0)} | ${'value'.padStart(w1)} | notes`);
+  console.log(`${'-'.repeat(w0)}-|-${'-'.repeat(w1)}-|-${'-'.repeat(40)}`);
+  for (const [a, b, c] of rows) console.log(`${a.padEnd(w0)} | ${b.padStart(w1)} | ${c}`);
+  console.log('');
+  if (appProblems && appProblems.problemCount > 0) {
+    console.log(`app logged ${appProblems.problemCount} warning/error line(s); first ${appProblems.problems.length}:`);
+    for (const p of appProblems.problems) console.log(`  ${p}`);
+  }
+  for (const p of problems) console.error(`problem: ${p}`);
+  return {
+    submitPerSec: round(submit?.perSec ?? NaN),
+    submitP50Ms: round(submit?.p50Ms ?? NaN),
+    relayTps: round(e2e?.relayTps ?? NaN),
+    directTps: round(e2e?.directTps ?? NaN),
+    ratio: round(e2e?.ratio ?? NaN, 3),
+    syncP50Ms: round(sync?.relayP50 ?? NaN),
+    syncP99Ms: round(sync?.relayP99 ?? NaN),
+    directP50Ms: round(sync?.directP50 ?? NaN),
+    directP99Ms: round(sync?.directP99 ?? NaN),
+    overheadP50Ms: round(sync?.overheadP50 ?? NaN),
+    overheadP99Ms: round(sync?.overheadP99 ?? NaN),
+    n: SETTINGS.n,
+    submitN: SETTINGS.submitN,
+    syncM: SETTINGS.syncM,
+    concurrency: SETTINGS.concurrency,
+    relayReceiptPollMs: Number(process.env.RELAY_RECEIPT_POLL_MS ?? 250),
+    relayKeysPerRegion: Number(process.env.RELAYER_KEYS_PER_REGION ?? 2),
+    accounts: SETTINGS.accounts,
+    problems: problems.length,
+  };
+}
+
+// ---------------------------------------------------------------- main
+
+async function shutdown(stack: Partial<Stack> | undefined): Promise<void> {
+  const step = async (what: string, fn: () => Promise<unknown> | undefined) => {
+    try {
+      await Promise.race([fn(), sleep(10_000).then(() => Promise.reject(new Error('timed out after 10 s')))]);
+    } catch (err) {
+      console.error(`[bench] cleanup: ${what}: ${(err as Error).message}`);
+    }
+  };
+  if (!stack) return;
+  await step('closing the app', () => stack.app?.close());
+  await step('closing the database client', () => stack.db?.end());
+  stack.provider?.destroy();
+  for (const p of stack.extraProviders ?? []) p.destroy();
+  await step('stopping anvil', () => stack.devnet?.stop());
+}
+
+async function main(): Promise<number> {
+  const started = now();
+  const ref: { stack?: Partial<Stack> } = {};
+  const watchdog = setTimeout(() => {
+    console.error(`[bench] FAILED: still running after ${SETTINGS.maxRuntimeMs / 1000} s (BENCH_MAX_RUNTIME_MS); stopping`);
+    void shutdown(ref.stack).finally(() => process.exit(1));
+  }, SETTINGS.maxRuntimeMs);
+  watchdog.unref();
+
+  const problems: string[] = [];
+  const results: Partial<Results> = {};
+  let stack: Stack | undefined;
+  let fatal: Error | undefined;
+  try {
+    stack = await bringUp(ref);
+    const keys: string[] = [];
+    for (let i = 0; i < SETTINGS.accounts; i++) keys.push(await createBenchAccount(stack.api));
+    stack.api.setKeys(keys);
+    const wallets = anvilWallets(SETTINGS.wallets + 1, stack.provider);
+    // Beyond index 9 anvil gives no genesis balance, so set one for all; the last wallet is phase 3's.
+    for (const w of wallets) await stack.provider.send('anvil_setBalance', [w.address, '0x21e19e0c9bab2400000']);
+    // Phase 3's wallet on its own provider (no batching stall, like the relay's providers).
+    const syncProvider = new JsonRpcProvider(stack.devnet.chains[0].rpcUrl, CHAIN_ID, { staticNetwork: true, batchMaxCount: 1 });
+    stack.extraProviders = [syncProvider];
+    const syncWallet = (wallets.pop() as Wallet).connect(syncProvider);
+
+    (globalThis as unknown as { __timings: Record<string, number[]> }).__timings;
+    results.sync = await phaseSync(stack, syncWallet, problems);
+    for (const k of Object.keys((globalThis as unknown as { __timings: Record<string, number[]> }).__timings)) delete (globalThis as unknown as { __timings: Record<string, number[]> }).__timings[k];
+    results.sync = await phaseSync(stack, syncWallet, problems);
+  } catch (err) {
+    fatal = err as Error;
+  }
+  const summary = report(results, problems, stack?.logger);
+  await shutdown(ref.stack);
+  clearTimeout(watchdog);
+  log(`done in ${((now() - started) / 1000).toFixed(1)} s`);
+  console.log(JSON.stringify(summary));
+
+  if (fatal) {
+    console.error(`[bench] FAILED: ${fatal instanceof BenchError ? fatal.message : (fatal.stack ?? fatal.message)}`);
+    return 1;
+  }
+  if (problems.length > 0) {
+    console.error(`[bench] FAILED: ${problems.length} problem(s) during the run (see above)`);
+    return 1;
+  }
+  const missed = (results.e2e && !(results.e2e.ratio >= TARGETS.ratio)) || (results.sync && !(results.sync.overheadP50 <= TARGETS.overheadP50Ms));
+  if (missed && SETTINGS.enforce) {
+    console.error('[bench] FAILED: a target was missed (BENCH_ENFORCE=1)');
+    return 1;
+  }
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(`[bench] FAILED: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);

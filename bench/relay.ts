@@ -12,7 +12,7 @@
  * (non-201 answers, transactions that fail or stay PENDING, timeouts).
  *
  * Settings (environment): BENCH_SUBMIT_N (500), BENCH_N (2000), BENCH_SYNC_M (200),
- * BENCH_CONCURRENCY (32), BENCH_WALLETS (8), BENCH_CHAIN_PORT (28545), BENCH_DATABASE_URL,
+ * BENCH_CONCURRENCY (32), BENCH_WALLETS (8), BENCH_ACCOUNTS (1: relay accounts the submissions rotate over), BENCH_CHAIN_PORT (28545), BENCH_DATABASE_URL,
  * BENCH_REDIS_URL, BENCH_PHASE_TIMEOUT_MS (90000), BENCH_MAX_RUNTIME_MS (300000),
  * BENCH_LOGS=1 (all app logs), BENCH_ENFORCE=1 (exit 1 when a target is missed).
  * RELAY_*, DB_POOL_SIZE and RATE_LIMIT_PER_MINUTE set in the environment are passed to the app.
@@ -53,6 +53,7 @@ const SETTINGS = {
   syncM: int('BENCH_SYNC_M', 200),
   concurrency: Math.max(1, int('BENCH_CONCURRENCY', 32)),
   wallets: Math.max(1, int('BENCH_WALLETS', 8)),
+  accounts: Math.max(1, int('BENCH_ACCOUNTS', 1)),
   chainPort: int('BENCH_CHAIN_PORT', 28545),
   databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/relay_bench',
   redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/14',
@@ -136,20 +137,21 @@ interface HttpResult {
 }
 
 class Api {
-  constructor(
-    readonly baseUrl: string,
-    private apiKey = '',
-  ) {}
+  private keys: string[] = [];
 
-  setKey(key: string): void {
-    this.apiKey = key;
+  constructor(readonly baseUrl: string) {}
+
+  setKeys(keys: string[]): void {
+    this.keys = keys;
   }
 
-  async call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult> {
+  /** `keyIndex` picks one of the bench accounts' keys (round robin over BENCH_ACCOUNTS). */
+  async call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, keyIndex = 0): Promise<HttpResult> {
+    const apiKey = this.keys.length > 0 ? this.keys[keyIndex % this.keys.length] : undefined;
     const started = now();
     const res = await fetch(`${this.baseUrl}${path}`, {
       method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(this.apiKey ? { 'api-key': this.apiKey } : {}), ...headers },
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(apiKey ? { 'api-key': apiKey } : {}), ...headers },
       body: body === undefined || typeof body === 'string' ? body : JSON.stringify(body),
       signal: AbortSignal.timeout(SETTINGS.httpTimeoutMs),
     });
@@ -294,7 +296,7 @@ async function submitMany(stack: Stack, count: number, onAccepted?: (id: string)
   const started = now();
   await pool(count, SETTINGS.concurrency, async (i) => {
     try {
-      const r = await stack.api.call('POST', '/api/submit-tx', bodies[i]);
+      const r = await stack.api.call('POST', '/api/submit-tx', bodies[i], {}, i);
       const id = r.body?.data?.txId;
       if (r.status === 201 && typeof id === 'string') {
         txIds.push(id);
@@ -353,11 +355,11 @@ function anvilWallets(count: number, provider: JsonRpcProvider): Wallet[] {
   return Array.from({ length: count }, (_, i) => new Wallet(HDNodeWallet.fromMnemonic(mnemonic, `m/44'/60'/0'/0/${i}`).privateKey, provider));
 }
 
-async function receiptOf(provider: JsonRpcProvider, hash: string, deadline: number): Promise<{ status: string } | null> {
+async function receiptOf(provider: JsonRpcProvider, hash: string, deadline: number, intervalMs = 10): Promise<{ status: string } | null> {
   for (;;) {
     const receipt = (await provider.send('eth_getTransactionReceipt', [hash])) as { status: string } | null;
     if (receipt || now() > deadline) return receipt;
-    await sleep(10);
+    await sleep(intervalMs);
   }
 }
 
@@ -470,6 +472,7 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
 }
 
 async function phaseSync(stack: Stack, wallet: Wallet, problems: string[]): Promise<Results['sync']> {
+  const syncProvider = wallet.provider as JsonRpcProvider;
   const m = SETTINGS.syncM;
   // Whatever phase 2 left in flight would slow both sides down: let it finish first.
   const backlogDeadline = now() + 30_000;
@@ -482,11 +485,15 @@ async function phaseSync(stack: Stack, wallet: Wallet, problems: string[]): Prom
 
   const calls = mintCalls(2 * (m + SETTINGS.warmup));
   let next = 0;
+  // Explicit nonce: anvil's 'pending' count can lag a just-mined transaction ("nonce too low" seen here).
+  let nonce = await syncProvider.getTransactionCount(wallet.address, 'pending');
   const directOnce = async () => {
     const started = now();
-    const tx = await wallet.sendTransaction({ to: stack.usdc, data: calls[next++] });
-    const receipt = await tx.wait(1, 30_000);
-    if (receipt?.status !== 1) throw new BenchError(`direct tx ${tx.hash} did not succeed`);
+    const tx = await wallet.sendTransaction({ to: stack.usdc, data: calls[next++], nonce: nonce++ });
+    // Not tx.wait(): it waits for a *new* block event when the receipt is not there on its first look,
+    // and an idle automine chain makes no new block (it hung for its 30 s timeout here). Same check, polled every 5 ms.
+    const receipt = await receiptOf(syncProvider, tx.hash, now() + 30_000, 5);
+    if (receipt?.status !== '0x1') throw new BenchError(`direct tx ${tx.hash} ${receipt ? 'reverted' : 'was not mined within 30 s'}`);
     return now() - started;
   };
   const relayOnce = async () => {
@@ -506,7 +513,7 @@ async function phaseSync(stack: Stack, wallet: Wallet, problems: string[]): Prom
     if (out.length < m) problems.push(`phase 3 ${label}: only ${out.length} of ${m} calls completed within ${SETTINGS.phaseTimeoutMs / 2000} s`);
     return sortNum(out);
   };
-  log(`phase 3: ${m} sequential direct sends (wallet.sendTransaction + tx.wait, ethers polling 10 ms), after ${SETTINGS.warmup} warm-up`);
+  log(`phase 3: ${m} sequential direct sends (wallet.sendTransaction, then receipt polled every 5 ms), after ${SETTINGS.warmup} warm-up`);
   const direct = await measure('direct', directOnce);
   log(`phase 3: ${m} sequential POST /api/submit-tx-sync, after ${SETTINGS.warmup} warm-up`);
   const relay = await measure('relay', relayOnce);
@@ -522,10 +529,10 @@ function report(results: Partial<Results>, problems: string[], appProblems: Benc
   const f = (x: number | undefined, d = 1) => (x === undefined || !Number.isFinite(x) ? 'n/a' : x.toFixed(d));
   const { submit, e2e, sync } = results;
   if (submit) {
-    rows.push([`accepted submissions/s (N=${submit.n}, c=${SETTINGS.concurrency})`, f(submit.perSec), `${submit.accepted}/${submit.n} × 201; latency p50 ${f(submit.p50Ms)} ms, p99 ${f(submit.p99Ms)} ms`]);
+    rows.push([`accepted submissions/s (N=${submit.n}, c=${SETTINGS.concurrency}, ${SETTINGS.accounts} acct)`, f(submit.perSec), `${submit.accepted}/${submit.n} × 201; latency p50 ${f(submit.p50Ms)} ms, p99 ${f(submit.p99Ms)} ms`]);
   }
   if (e2e) {
-    rows.push([`relay end-to-end tx/s (N=${e2e.n})`, f(e2e.relayTps), `${e2e.executed} EXECUTED in ${f(e2e.relayMs / 1000, 2)} s (submissions ${f(e2e.submitPerSec)}/s)`]);
+    rows.push([`relay end-to-end tx/s (N=${e2e.n}, ${SETTINGS.accounts} acct)`, f(e2e.relayTps), `${e2e.executed} EXECUTED in ${f(e2e.relayMs / 1000, 2)} s (submissions ${f(e2e.submitPerSec)}/s)`]);
     rows.push([`direct ethers tx/s (N=${e2e.n}, ${SETTINGS.wallets} wallets)`, f(e2e.directTps), `mined in ${f(e2e.directMs / 1000, 2)} s`]);
     rows.push(['throughput ratio relay/direct', f(e2e.ratio, 2), `target ≥ ${TARGETS.ratio}: ${e2e.ratio >= TARGETS.ratio ? 'met' : 'NOT met'}`]);
   }
@@ -564,6 +571,7 @@ function report(results: Partial<Results>, problems: string[], appProblems: Benc
     concurrency: SETTINGS.concurrency,
     relayReceiptPollMs: Number(process.env.RELAY_RECEIPT_POLL_MS ?? 250),
     relayKeysPerRegion: Number(process.env.RELAYER_KEYS_PER_REGION ?? 2),
+    accounts: SETTINGS.accounts,
     problems: problems.length,
   };
 }
@@ -601,13 +609,14 @@ async function main(): Promise<number> {
   let fatal: Error | undefined;
   try {
     stack = await bringUp(ref);
-    const apiKey = await createBenchAccount(stack.api);
-    stack.api.setKey(apiKey);
+    const keys: string[] = [];
+    for (let i = 0; i < SETTINGS.accounts; i++) keys.push(await createBenchAccount(stack.api));
+    stack.api.setKeys(keys);
     const wallets = anvilWallets(SETTINGS.wallets + 1, stack.provider);
     // Beyond index 9 anvil gives no genesis balance, so set one for all; the last wallet is phase 3's.
     for (const w of wallets) await stack.provider.send('anvil_setBalance', [w.address, '0x21e19e0c9bab2400000']);
-    // Phase 3's wallet on its own provider: ethers' default 4 s polling would make tx.wait() a poor baseline.
-    const syncProvider = new JsonRpcProvider(stack.devnet.chains[0].rpcUrl, CHAIN_ID, { staticNetwork: true, batchMaxCount: 1, pollingInterval: 10 });
+    // Phase 3's wallet on its own provider (no batching stall, like the relay's providers).
+    const syncProvider = new JsonRpcProvider(stack.devnet.chains[0].rpcUrl, CHAIN_ID, { staticNetwork: true, batchMaxCount: 1 });
     stack.extraProviders = [syncProvider];
     const syncWallet = (wallets.pop() as Wallet).connect(syncProvider);
 

@@ -13,7 +13,10 @@ import { TxQueryService } from './domain/tx-query.service';
 import { RelayBroadcastEntity } from './entities/relay-broadcast.entity';
 import { RelayTransactionEntity } from './entities/relay-transaction.entity';
 import { SignerNonceEntity } from './entities/signer-nonce.entity';
+import { NonceManager } from './signers/nonce-manager.service';
 import { SignerPool } from './signers/signer-pool.service';
+import { TopUpService } from './signers/top-up.service';
+import { SettlementService } from './sending/settlement.service';
 
 /** What both the API side and the worker side of the relay need. */
 @Module({
@@ -25,7 +28,7 @@ import { SignerPool } from './signers/signer-pool.service';
     PricingModule,
     TxEventsModule,
   ],
-  providers: [RegionResolver, SignerPool, Estimator, SendQueue, TxQueryService],
-  exports: [RegionResolver, SignerPool, Estimator, SendQueue, TxQueryService, AccountsModule, ChainsModule, PricingModule, TxEventsModule, BullModule],
+  providers: [RegionResolver, SignerPool, NonceManager, TopUpService, SettlementService, Estimator, SendQueue, TxQueryService],
+  exports: [RegionResolver, SignerPool, NonceManager, TopUpService, SettlementService, Estimator, SendQueue, TxQueryService, AccountsModule, ChainsModule, PricingModule, TxEventsModule, BullModule],
 })
 export class RelayCoreModule {}

@@ -5,13 +5,11 @@ import { RelayCoreModule } from './relay-core.module';
 import { ReceiptTracker } from './sending/receipt-tracker.service';
 import { SendProcessor } from './sending/send.processor';
 import { SenderService } from './sending/sender.service';
-import { SettlementService } from './sending/settlement.service';
-import { NonceManager } from './signers/nonce-manager.service';
 
 /** Queue consumers, receipt tracking and the reconciler: loaded by APP_ROLE worker and all. */
 @Module({
   imports: [RelayCoreModule],
-  providers: [NonceManager, SenderService, SettlementService, ReceiptTracker, SendProcessor, ReconcilerService, ReconcilerProcessor],
+  providers: [SenderService, ReceiptTracker, SendProcessor, ReconcilerService, ReconcilerProcessor],
   exports: [ReconcilerService, SenderService],
 })
 export class RelayWorkerModule {}

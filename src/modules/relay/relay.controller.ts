@@ -10,7 +10,9 @@ import { SyncWaitService } from './domain/sync-wait.service';
 import { TxQueryService } from './domain/tx-query.service';
 import { toTxRecord, TxRecord } from './domain/tx-view';
 import { DEFAULT_SYNC_TIMEOUT_MS, flag, SubmitTxSyncDto, TxQueryDto } from './dto/relay-requests.dto';
+import { SubmitSignedTxDto, SubmitSignedTxResultDto } from './dto/submit-signed-tx.dto';
 import { QuoteResultDto, SubmitTxDto, SubmitTxResultDto } from './dto/submit-tx.dto';
+import { FundingSignedService } from './funding/funding-signed.service';
 
 const REGION_HEADER = { name: 'X-Relay-Region', required: false, description: 'region pin; wins over the body region' };
 
@@ -21,6 +23,7 @@ export class RelayController {
     private readonly submissions: SubmissionService,
     private readonly sync: SyncWaitService,
     private readonly txs: TxQueryService,
+    private readonly fundingSigned: FundingSignedService,
   ) {}
 
   @Post('submit-tx')
@@ -55,6 +58,14 @@ export class RelayController {
   @ApiEnvelopedResponse(QuoteResultDto, { status: 201 })
   quote(@CurrentCaller() caller: Caller, @Body() body: SubmitTxDto, @Req() req: Request) {
     return this.submissions.quote(caller, body, req);
+  }
+
+  @Post('submit-signed-tx')
+  @RateLimited()
+  @ApiOperation({ summary: 'Top up the sender of a user-signed transaction to minBalanceRequired, then broadcast and track it (funding-signed)' })
+  @ApiEnvelopedResponse(SubmitSignedTxResultDto, { status: 201 })
+  submitSigned(@CurrentCaller() caller: Caller, @Body() body: SubmitSignedTxDto, @Req() req: Request) {
+    return this.fundingSigned.submit(caller, body, req);
   }
 
   @Public()

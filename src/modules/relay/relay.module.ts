@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { SubmissionService } from './domain/submission.service';
 import { SyncWaitService } from './domain/sync-wait.service';
 import { ExchangeRelayService } from './exchange/exchange-relay.service';
+import { FundingSignedService } from './funding/funding-signed.service';
 import { RelayController } from './relay.controller';
 import { RelayCoreModule } from './relay-core.module';
 
@@ -9,7 +10,7 @@ import { RelayCoreModule } from './relay-core.module';
 @Module({
   imports: [RelayCoreModule],
   controllers: [RelayController],
-  providers: [SubmissionService, SyncWaitService, ExchangeRelayService],
+  providers: [SubmissionService, SyncWaitService, ExchangeRelayService, FundingSignedService],
   exports: [SubmissionService, SyncWaitService],
 })
 export class RelayModule {}

@@ -6,6 +6,7 @@ import { ChainRegistry } from '../../chains/domain/chain-registry.service';
 import { PricingService } from '../../pricing/pricing.service';
 import { StoredAuthorization } from '../entities/relay-transaction.entity';
 import { FeeSettings, maxGasPrice, weiToMicroUsd } from './fees';
+import { marketFees } from './market-fees';
 import { RelayRequest } from './relay-request';
 import { decodeRevertData, isRevertError, revertDataOf } from './revert-decoder';
 
@@ -75,13 +76,7 @@ export class Estimator {
     if (req.gas.kind === 'legacy') return { type: 'legacy', gasPrice: req.gas.gasPrice };
     if (req.gas.kind === 'eip1559') return { type: 'eip1559', maxFeePerGas: req.gas.maxFeePerGas, maxPriorityFeePerGas: req.gas.maxPriorityFeePerGas };
     try {
-      const block = await provider.getBlock('latest');
-      if (block?.baseFeePerGas === null || block?.baseFeePerGas === undefined) {
-        return { type: 'legacy', gasPrice: BigInt(await provider.send('eth_gasPrice', [])) };
-      }
-      const priority = BigInt(await provider.send('eth_maxPriorityFeePerGas', []).catch(() => '0x3b9aca00'));
-      // Twice the base fee survives six full blocks of base-fee growth before the tx stalls.
-      return { type: 'eip1559', maxFeePerGas: block.baseFeePerGas * 2n + priority, maxPriorityFeePerGas: priority };
+      return await marketFees(provider);
     } catch (err) {
       throw new AppError('CHAIN_003', `fee data unavailable: ${(err as Error).message.split('\n')[0].slice(0, 200)}`);
     }

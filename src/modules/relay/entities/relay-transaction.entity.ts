@@ -110,6 +110,10 @@ export class RelayTransactionEntity {
   @Column({ name: 'funding_cost_wei', type: 'numeric', precision: 78, scale: 0, default: '0' })
   fundingCostWei: string;
 
+  /** The transfer that topped up the sender of a funding-signed transaction. */
+  @Column({ name: 'funding_tx_hash', type: 'varchar', length: 66, nullable: true })
+  fundingTxHash: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

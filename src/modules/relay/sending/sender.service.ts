@@ -7,10 +7,12 @@ import { ChainRegistry } from '../../chains/domain/chain-registry.service';
 import { TxStatusPublisher } from '../../tx-events/tx-status.publisher';
 import { TRANSFER_GAS } from '../domain/estimator.service';
 import { bumpFees, FeeSettings, maxGasPrice } from '../domain/fees';
+import { marketFees } from '../domain/market-fees';
 import { RelayBroadcastEntity } from '../entities/relay-broadcast.entity';
 import { RelayTransactionEntity } from '../entities/relay-transaction.entity';
 import { NonceManager } from '../signers/nonce-manager.service';
 import { RelaySigner, SignerPool } from '../signers/signer-pool.service';
+import { TopUpService } from '../signers/top-up.service';
 import { BroadcastOutcome, classifyBroadcastError } from './broadcast-error';
 import { fromRpcReceipt } from './mined-receipt';
 import { ReceiptTracker } from './receipt-tracker.service';
@@ -36,6 +38,7 @@ export class SenderService {
     private readonly tracker: ReceiptTracker,
     private readonly publisher: TxStatusPublisher,
     private readonly config: AppConfig,
+    private readonly topUps: TopUpService,
   ) {}
 
   async send(txId: string): Promise<void> {
@@ -59,7 +62,8 @@ export class SenderService {
     if (!tx || tx.status !== 'PENDING' || tx.nonce === null || !tx.sender) return;
     const previous = await this.broadcasts(txId);
     const last = previous.at(-1);
-    if (!last) return this.send(txId);
+    // A user-signed transaction cannot be re-signed: keep sending the same bytes.
+    if (!last || tx.transactionType === 'funding-signed') return this.send(txId);
     if (await this.settleIfMined(tx, previous)) return;
     const signer = tx.derivationPath ? this.signers.derive(tx.derivationPath) : this.signers.byAddress(tx.sender);
     if (!signer) throw new PermanentSendError(`no key for sender ${tx.sender}`);
@@ -127,6 +131,10 @@ export class SenderService {
 
   private async rebroadcast(tx: RelayTransactionEntity, previous: RelayBroadcastEntity[]): Promise<void> {
     if (await this.settleIfMined(tx, previous)) return;
+    if (tx.fundingTxHash) {
+      const funding = await this.chains.provider(tx.chainId).send('eth_getTransactionReceipt', [tx.fundingTxHash]).catch(() => null);
+      if (!funding) throw new TransientSendError(`top-up ${tx.fundingTxHash} is not mined yet`);
+    }
     const latest = previous[previous.length - 1];
     const fromBlock = await this.chains.provider(tx.chainId).getBlockNumber();
     const outcome = await this.broadcast(tx.chainId, latest.raw);
@@ -180,13 +188,7 @@ export class SenderService {
     const needed = BigInt(tx.gasLimit ?? '0') * maxGasPrice(fees) + BigInt(tx.value);
     const balance = await provider.getBalance(derived.address);
     if (balance >= needed) return;
-    const pool = await this.signers.next(tx.submitRegion, tx.chainId);
-    const transferFees = await this.marketFees(tx.chainId, fees.type);
-    const raw = await this.dataSource.transaction(async (em) => {
-      const nonce = await this.nonces.allocate(em, tx.chainId, pool.address);
-      return pool.signTransaction({ ...txFees(transferFees), chainId: tx.chainId, nonce: Number(nonce), to: derived.address, value: needed - balance, gasLimit: TRANSFER_GAS });
-    });
-    const hash = keccak256(raw);
+    const { raw, hash } = await this.topUps.sign(tx.chainId, tx.submitRegion, derived.address, needed - balance, fees.type);
     const outcome = await this.broadcast(tx.chainId, raw);
     if (outcome !== 'sent') throw new TransientSendError(`funding transfer to ${derived.address} failed (${outcome})`);
     const receipt = await this.pollReceipt(tx.chainId, hash, 60_000);
@@ -208,13 +210,8 @@ export class SenderService {
     return null;
   }
 
-  private async marketFees(chainId: number, type: FeeSettings['type']): Promise<FeeSettings> {
-    const provider = this.chains.provider(chainId);
-    if (type === 'legacy') return { type: 'legacy', gasPrice: BigInt(await provider.send('eth_gasPrice', [])) };
-    const block = await provider.getBlock('latest');
-    const priority = BigInt(await provider.send('eth_maxPriorityFeePerGas', []).catch(() => '0x3b9aca00'));
-    const base = block?.baseFeePerGas ?? 0n;
-    return { type: 'eip1559', maxFeePerGas: base * 2n + priority, maxPriorityFeePerGas: priority };
+  private marketFees(chainId: number, type: FeeSettings['type']): Promise<FeeSettings> {
+    return marketFees(this.chains.provider(chainId), type);
   }
 
   private request(tx: RelayTransactionEntity, fees: FeeSettings, nonce: bigint): TransactionRequest {

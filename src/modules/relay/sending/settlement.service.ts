@@ -38,7 +38,11 @@ export class SettlementService {
     const chain = this.chains.get(tx.chainId);
     const price = await this.pricing.nativeUsd(tx.chainId);
     const valueWei = receipt.status === 1 ? BigInt(tx.value) : 0n;
-    const wei = receipt.gasUsed * receipt.effectiveGasPrice + receipt.l1Fee + valueWei + BigInt(tx.fundingCostWei);
+    // A funding-signed sender pays its own gas from the top-up; the account pays for the top-up.
+    const wei =
+      tx.transactionType === 'funding-signed'
+        ? BigInt(tx.fundingCostWei)
+        : receipt.gasUsed * receipt.effectiveGasPrice + receipt.l1Fee + valueWei + BigInt(tx.fundingCostWei);
     const costMicro = weiToMicroUsd(wei, price.usd, chain.nativeCurrency.decimals);
     const revertReason = receipt.status === 1 ? null : await this.revertReason(tx, receipt);
     const status: TxStatus = receipt.status === 1 ? 'EXECUTED' : 'FAILED';
@@ -56,12 +60,20 @@ export class SettlementService {
     });
   }
 
-  /** Never mined (refused by the node, retries exhausted): nothing is charged. */
+  /**
+   * Never mined (refused by the node, retries exhausted): the transaction itself costs
+   * nothing, but top-up transfers already made for it were spent and are charged.
+   */
   async failUnsent(txId: string, error: string): Promise<void> {
+    const tx = await this.dataSource.getRepository(RelayTransactionEntity).findOneBy({ id: txId });
+    if (!tx || tx.status !== 'PENDING') return;
+    const spentWei = BigInt(tx.fundingCostWei);
+    const spentMicro = spentWei > 0n ? weiToMicroUsd(spentWei, (await this.pricing.nativeUsd(tx.chainId)).usd, this.chains.get(tx.chainId).nativeCurrency.decimals) : 0n;
     await this.finish(txId, 'FAILED', async (em, locked) => {
-      await this.ledger.release(locked.userId, `tx:${locked.id}`, em);
-      await this.adjustDaily(em, locked, 0n);
-      return { costMicro: 0n, isAccountCharged: false, error: error.slice(0, 1000) };
+      if (spentMicro > 0n) await this.ledger.settle(locked.userId, `tx:${locked.id}`, spentMicro, em);
+      else await this.ledger.release(locked.userId, `tx:${locked.id}`, em);
+      await this.adjustDaily(em, locked, spentMicro);
+      return { costMicro: spentMicro, isAccountCharged: spentMicro > 0n, error: error.slice(0, 1000) };
     });
   }
 

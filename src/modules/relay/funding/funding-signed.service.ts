@@ -1,0 +1,180 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Request } from 'express';
+import { Transaction } from 'ethers';
+import { DataSource } from 'typeorm';
+import { AppError } from '../../../common/errors/app-error';
+import { Caller } from '../../../common/http/authenticated-request';
+import { microToUsd } from '../../../common/money/usd';
+import { LedgerService } from '../../accounts/domain/ledger.service';
+import { AccountEntity } from '../../accounts/entities/account.entity';
+import { ChainRegistry } from '../../chains/domain/chain-registry.service';
+import { TxStatusPublisher } from '../../tx-events/tx-status.publisher';
+import { dailyConsumedMicro } from '../../accounts/domain/daily-window';
+import { Estimator } from '../domain/estimator.service';
+import { weiToMicroUsd } from '../domain/fees';
+import { RegionResolver } from '../domain/region-resolver';
+import { RelayRequest } from '../domain/relay-request';
+import { SendQueue } from '../domain/send-queue';
+import { checkSpendLimits } from '../domain/spend-limits';
+import { SubmitSignedTxDto } from '../dto/submit-signed-tx.dto';
+import { RelayBroadcastEntity } from '../entities/relay-broadcast.entity';
+import { RelayTransactionEntity } from '../entities/relay-transaction.entity';
+import { SettlementService } from '../sending/settlement.service';
+import { TopUpService } from '../signers/top-up.service';
+
+const FUNDING_FEE_PERCENT = 8n;
+
+/**
+ * funding-signed (decisions.md): the caller's user signed the transaction; the service tops
+ * the sender up to minBalanceRequired, broadcasts the signed bytes and tracks them like any
+ * relayed transaction. The account pays the top-up plus the 8% funding fee and the transfer's gas.
+ */
+@Injectable()
+export class FundingSignedService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly chains: ChainRegistry,
+    private readonly regions: RegionResolver,
+    private readonly estimator: Estimator,
+    private readonly topUps: TopUpService,
+    private readonly ledger: LedgerService,
+    private readonly publisher: TxStatusPublisher,
+    private readonly sendQueue: SendQueue,
+    private readonly settlement: SettlementService,
+  ) {}
+
+  async submit(caller: Caller, dto: SubmitSignedTxDto, http: Pick<Request, 'header'>): Promise<{ txId: string; estimatedCostUSD: number; fundingTxHash: string | null }> {
+    const chain = this.chains.get(dto.chainId);
+    if (chain.capabilities.exchangeAction || caller.account.disabledChainIds.includes(chain.chainId)) {
+      throw new AppError('CHAIN_001', `chain ${chain.chainId} does not take signed EVM transactions here`);
+    }
+    const signed = parseSigned(dto.signedTx, chain.chainId);
+    const provider = this.chains.provider(chain.chainId);
+    const [pendingNonce, balance] = await Promise.all([provider.getTransactionCount(signed.from, 'pending'), provider.getBalance(signed.from)]);
+    if (BigInt(signed.nonce) !== BigInt(pendingNonce)) {
+      throw new AppError('VALIDATION_001', `signedTx nonce ${signed.nonce} is not the sender's next nonce ${pendingNonce}`);
+    }
+    const request: RelayRequest = {
+      chain,
+      to: signed.to,
+      data: signed.data,
+      value: signed.value,
+      gasLimit: signed.gasLimit,
+      gas: signed.maxFeePerGas !== null
+        ? { kind: 'eip1559', maxFeePerGas: signed.maxFeePerGas, maxPriorityFeePerGas: signed.maxPriorityFeePerGas ?? 0n }
+        : { kind: 'legacy', gasPrice: signed.gasPrice ?? 0n },
+      maxUsd: dto.maxUSD ?? null,
+      label: dto.label ?? '',
+      transactionType: 'funding-signed',
+      derivationPath: null,
+      authorizationList: null,
+    };
+    const estimate = await this.estimator.estimate(request, signed.from, { derivedSender: false });
+    const topUpWei = estimate.minBalanceRequired > balance ? estimate.minBalanceRequired - balance : 0n;
+    const region = this.regions.resolve(http, undefined);
+    const transferGasWei = topUpWei > 0n ? await this.topUps.maxTransferGasWei(chain.chainId) : 0n;
+    const fundingWei = (topUpWei * (100n + FUNDING_FEE_PERCENT)) / 100n + transferGasWei;
+    const costMicro = weiToMicroUsd(fundingWei, estimate.usdPerNative, chain.nativeCurrency.decimals);
+
+    const { tx, notification } = await this.dataSource.transaction(async (em) => {
+      const account = await em.findOne(AccountEntity, { where: { id: caller.account.id }, lock: { mode: 'pessimistic_write' } });
+      if (!account) throw new AppError('USER_001');
+      const now = new Date();
+      checkSpendLimits(account, chain.chainId, costMicro, request.maxUsd, now);
+      const tx = em.create(RelayTransactionEntity, {
+        userId: account.id,
+        chainId: chain.chainId,
+        to: signed.to.toLowerCase(),
+        callData: signed.data,
+        value: signed.value.toString(),
+        gasLimit: signed.gasLimit.toString(),
+        gasPrice: signed.gasPrice?.toString() ?? null,
+        maxFeePerGas: signed.maxFeePerGas?.toString() ?? null,
+        maxPriorityFeePerGas: signed.maxPriorityFeePerGas?.toString() ?? null,
+        label: request.label,
+        status: 'PENDING',
+        transactionType: 'funding-signed',
+        submitRegion: region,
+        sender: signed.from.toLowerCase(),
+        nonce: BigInt(signed.nonce),
+        executionTxHash: signed.hash,
+        estimatedCostMicro: costMicro,
+        fundingCostWei: fundingWei.toString(),
+        fundingTxHash: null,
+        isAccountCharged: false,
+        retries: 0,
+      });
+      await em.save(tx);
+      await em.insert(RelayBroadcastEntity, {
+        txId: tx.id,
+        hash: signed.hash,
+        chainId: chain.chainId,
+        sender: signed.from.toLowerCase(),
+        nonce: BigInt(signed.nonce),
+        raw: dto.signedTx,
+        maxFeePerGas: (signed.maxFeePerGas ?? signed.gasPrice ?? 0n).toString(),
+        maxPriorityFeePerGas: signed.maxPriorityFeePerGas?.toString() ?? null,
+        broadcastAt: null,
+      });
+      await this.ledger.reserve(account.id, costMicro, `tx:${tx.id}`, em);
+      await em.update(AccountEntity, { id: account.id }, { dailyConsumedMicro: dailyConsumedMicro(account, now) + costMicro, dailyUpdatedAt: now });
+      return { tx, notification: await this.publisher.record(em, tx, null) };
+    });
+    await this.publisher.publish('status', notification);
+    // The top-up is signed (a pool nonce allocated) only once the record and reservation exist,
+    // so a refused submission never leaves a nonce gap; the send job waits for it to be mined.
+    let fundingTxHash: string | null = null;
+    if (topUpWei > 0n) {
+      try {
+        const topUp = await this.topUps.sign(chain.chainId, region, signed.from, topUpWei);
+        await this.dataSource.getRepository(RelayTransactionEntity).update({ id: tx.id }, { fundingTxHash: topUp.hash });
+        await provider.send('eth_sendRawTransaction', [topUp.raw]);
+        fundingTxHash = topUp.hash;
+      } catch (err) {
+        await this.settlement.failUnsent(tx.id, `top-up failed: ${(err as Error).message.split('\n')[0]}`);
+        throw new AppError('TRANSACTION_004', `could not fund the sender: ${(err as Error).message.split('\n')[0].slice(0, 200)}`);
+      }
+    }
+    await this.sendQueue.enqueue(tx.id);
+    return { txId: tx.id, estimatedCostUSD: microToUsd(costMicro), fundingTxHash };
+  }
+}
+
+interface SignedTx {
+  from: string;
+  to: string;
+  hash: string;
+  nonce: number;
+  data: string;
+  value: bigint;
+  gasLimit: bigint;
+  gasPrice: bigint | null;
+  maxFeePerGas: bigint | null;
+  maxPriorityFeePerGas: bigint | null;
+}
+
+function parseSigned(raw: string, chainId: number): SignedTx {
+  let tx: Transaction;
+  try {
+    tx = Transaction.from(raw);
+  } catch {
+    throw new AppError('VALIDATION_001', 'signedTx is not a signed transaction');
+  }
+  if (!tx.from || !tx.hash || !tx.signature) throw new AppError('VALIDATION_001', 'signedTx is not signed');
+  if (tx.chainId !== BigInt(chainId)) throw new AppError('VALIDATION_001', `signedTx is for chain ${tx.chainId}, not ${chainId}`);
+  if (tx.type === 4 || tx.type === 3) throw new AppError('VALIDATION_001', 'blob and 7702 transactions cannot be funding-signed');
+  if (!tx.to) throw new AppError('VALIDATION_001', 'contract creation cannot be funding-signed');
+  return {
+    from: tx.from,
+    to: tx.to,
+    hash: tx.hash,
+    nonce: tx.nonce,
+    data: tx.data.toLowerCase(),
+    value: tx.value,
+    gasLimit: tx.gasLimit,
+    gasPrice: tx.type === 0 || tx.type === 1 ? tx.gasPrice : null,
+    maxFeePerGas: tx.type === 2 ? tx.maxFeePerGas : null,
+    maxPriorityFeePerGas: tx.type === 2 ? tx.maxPriorityFeePerGas : null,
+  };
+}

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { keccak256 } from 'ethers';
+import { DataSource } from 'typeorm';
+import { ChainRegistry } from '../../chains/domain/chain-registry.service';
+import { TRANSFER_GAS } from '../domain/estimator.service';
+import { FeeSettings, maxGasPrice } from '../domain/fees';
+import { marketFees } from '../domain/market-fees';
+import { NonceManager } from './nonce-manager.service';
+import { SignerPool } from './signer-pool.service';
+
+export interface TopUp {
+  hash: string;
+  raw: string;
+  /** Worst case of the transfer's own gas. */
+  maxGasWei: bigint;
+}
+
+/**
+ * Native-currency transfers from a region's relayer pool to an address that must pay its own
+ * gas (derived senders, funding-signed senders). The nonce comes from the same allocator as
+ * every relayed transaction, so pool keys never collide with themselves.
+ */
+@Injectable()
+export class TopUpService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly chains: ChainRegistry,
+    private readonly signers: SignerPool,
+    private readonly nonces: NonceManager,
+  ) {}
+
+  /** Worst-case gas of a transfer at current fees, without allocating a nonce. */
+  async maxTransferGasWei(chainId: number): Promise<bigint> {
+    return TRANSFER_GAS * maxGasPrice(await marketFees(this.chains.provider(chainId)));
+  }
+
+  async sign(chainId: number, region: string, to: string, amountWei: bigint, type: FeeSettings['type'] | 'auto' = 'auto'): Promise<TopUp> {
+    const pool = await this.signers.next(region, chainId);
+    const fees = await marketFees(this.chains.provider(chainId), type);
+    const raw = await this.dataSource.transaction(async (em) => {
+      const nonce = await this.nonces.allocate(em, chainId, pool.address);
+      const feeFields = fees.type === 'legacy' ? { type: 0, gasPrice: fees.gasPrice } : { type: 2, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas };
+      return pool.signTransaction({ ...feeFields, chainId, nonce: Number(nonce), to, value: amountWei, gasLimit: TRANSFER_GAS });
+    });
+    return { hash: keccak256(raw), raw, maxGasWei: TRANSFER_GAS * maxGasPrice(fees) };
+  }
+}
