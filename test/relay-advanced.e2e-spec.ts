@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { LedgerService } from '../src/modules/accounts/domain/ledger.service';
 import { erc20, mintCall, provider, randomAddress, testChain, token } from './support/chain-fixtures';
 import { adminAuth, createAccount, createTestApp, TestApp } from './support/test-app';
+import { waitForTxs } from './support/wait-for-tx';
 
 describe('relay: concurrency, derived keys, EIP-7702, regions', () => {
   let t: TestApp;
@@ -14,14 +15,7 @@ describe('relay: concurrency, derived keys, EIP-7702, regions', () => {
   });
   afterAll(() => t.close());
 
-  async function waitAll(ids: string[], timeoutMs = 60_000): Promise<Array<Record<string, unknown>>> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const rows = await Promise.all(ids.map((id) => t.http().get('/api/tx').query({ id }).then((r) => r.body.data)));
-      if (rows.every((r) => r.status !== 'PENDING') || Date.now() > deadline) return rows;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
+  const waitAll = (ids: string[]) => waitForTxs(t, ids, { timeoutMs: 60_000 });
 
   const sync = (apiKey: string, tx: Record<string, unknown>, headers: Record<string, string> = {}) =>
     t.http().post('/api/submit-tx-sync').set('api-key', apiKey).set(headers).send({ tx, timeoutMs: 20000 });

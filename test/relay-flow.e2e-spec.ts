@@ -1,6 +1,7 @@
 import { LedgerService } from '../src/modules/accounts/domain/ledger.service';
 import { mintCall, randomAddress, testChain, token, tokenContract } from './support/chain-fixtures';
 import { createAccount, createTestApp, TestApp } from './support/test-app';
+import { waitForTx } from './support/wait-for-tx';
 
 describe('relay: submit, send, confirm, settle', () => {
   let t: TestApp;
@@ -12,21 +13,12 @@ describe('relay: submit, send, confirm, settle', () => {
   });
   afterAll(() => t.close());
 
-  async function waitTerminal(txId: string, timeoutMs = 20_000): Promise<Record<string, unknown>> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const res = await t.http().get('/api/tx').query({ id: txId, includeReceipt: 'true' }).expect(200);
-      if (res.body.data.status !== 'PENDING' || Date.now() > deadline) return res.body.data;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-
   it('submit-tx relays a call, executes it on chain and charges the actual cost', async () => {
     const { apiKey, userId } = await createAccount(t, 20);
     const recipient = randomAddress();
     const res = await t.http().post('/api/submit-tx').set('api-key', apiKey).send({ chainId: 31337, to: usdc, callData: mintCall(recipient, 5_000_000n), label: 'mint' }).expect(201);
     expect(res.body.data).toEqual({ txId: expect.any(String), estimatedCostUSD: expect.any(Number) });
-    const tx = await waitTerminal(res.body.data.txId);
+    const tx = await waitForTx(t, res.body.data.txId, { query: { includeReceipt: 'true' } });
     expect(tx).toMatchObject({ status: 'EXECUTED', isAccountCharged: true, label: 'mint', chainId: 31337, transactionType: 'flash', submitRegion: 'us-east', retries: 0 });
     expect(tx.executionTxHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(tx.costUSD as number).toBeGreaterThan(0);

@@ -6,6 +6,7 @@ import { ReconcilerService } from '../src/modules/relay/reconciler/reconciler.se
 import { QUEUES } from '../src/queue/queue-names';
 import { mintCall, provider, randomAddress, testChain, token } from './support/chain-fixtures';
 import { createAccount, createTestApp, TestApp } from './support/test-app';
+import { waitForTx } from './support/wait-for-tx';
 import { testEnv } from './support/test-env';
 
 /**
@@ -27,14 +28,7 @@ describe('relay: waiting, stuck transactions and lost queues', () => {
   });
   afterAll(() => t.close());
 
-  async function waitStatus(id: string, status: string, timeoutMs = 20_000) {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const res = await t.http().get('/api/tx').query({ id }).expect(200);
-      if (res.body.data.status === status || Date.now() > deadline) return res.body.data;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  const waitStatus = (id: string, status: string) => waitForTx(t, id, { status, timeoutMs: 20_000 });
 
   it('submit-tx-sync answers 202 with timedOut when the chain is slow, and the transaction still lands', async () => {
     const { apiKey } = await createAccount(t, 50);
@@ -73,7 +67,7 @@ describe('relay: waiting, stuck transactions and lost queues', () => {
     await rpc.send('evm_mine', []);
     const done = await waitStatus(id, 'EXECUTED');
     expect(hashes.map((h) => h.hash)).toContain(done.executionTxHash);
-    expect((await rpc.getTransactionReceipt(done.executionTxHash))?.status).toBe(1);
+    expect((await rpc.getTransactionReceipt(done.executionTxHash as string))?.status).toBe(1);
   });
 
   it('Redis flushed with transactions pending: every one still reaches a terminal state', async () => {

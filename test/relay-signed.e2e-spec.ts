@@ -2,6 +2,7 @@ import { Wallet } from 'ethers';
 import { LedgerService } from '../src/modules/accounts/domain/ledger.service';
 import { erc20, mintCall, provider, randomAddress, testChain, token, tokenContract } from './support/chain-fixtures';
 import { createAccount, createTestApp, TestApp } from './support/test-app';
+import { waitForTx } from './support/wait-for-tx';
 
 describe('relay: funding-signed (POST /api/submit-signed-tx)', () => {
   let t: TestApp;
@@ -46,13 +47,7 @@ describe('relay: funding-signed (POST /api/submit-signed-tx)', () => {
     const funding = await rpc.getTransaction(res.body.data.fundingTxHash);
     expect(funding?.value).toBe(BigInt(quote.body.data.minBalanceRequired));
 
-    const deadline = Date.now() + 20_000;
-    let record: Record<string, unknown> = {};
-    while (Date.now() < deadline) {
-      record = (await t.http().get('/api/tx').query({ id: res.body.data.txId }).expect(200)).body.data;
-      if (record.status !== 'PENDING') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const record = await waitForTx(t, res.body.data.txId);
     expect(record).toMatchObject({ status: 'EXECUTED', transactionType: 'funding-signed', isAccountCharged: true, label: 'signed' });
     expect(record.executionTxHash).toBe((await rpc.getTransaction(record.executionTxHash as string))?.hash);
     expect((await rpc.getTransaction(record.executionTxHash as string))?.from).toBe(user.address);
