@@ -4,6 +4,8 @@ import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { ReconcilerService } from '../src/modules/relay/reconciler/reconciler.service';
 import { QUEUES } from '../src/queue/queue-names';
+import { NonceManager } from '../src/modules/relay/signers/nonce-manager.service';
+import { SignerPool } from '../src/modules/relay/signers/signer-pool.service';
 import { mintCall, provider, randomAddress, testChain, token } from './support/chain-fixtures';
 import { createAccount, createTestApp, TestApp } from './support/test-app';
 import { waitForTx } from './support/wait-for-tx';
@@ -92,5 +94,22 @@ describe('relay: waiting, stuck transactions and lost queues', () => {
       await new Promise((r) => setTimeout(r, 300));
     }
     expect(statuses).toEqual(Array(5).fill('EXECUTED'));
+  });
+
+  it('a nonce allocated but never broadcast (a crash between the two) is filled, and the key keeps working', async () => {
+    const signers = t.app.get(SignerPool);
+    const nonces = t.app.get(NonceManager);
+    const dataSource = t.app.get(DataSource);
+    const address = signers.poolAddresses('ap-south')[1];
+    const before = await rpc.getTransactionCount(address, 'pending');
+    await nonces.resync(84532, address);
+    await dataSource.transaction((em) => nonces.allocate(em, 84532, address));
+    await dataSource.query(`UPDATE signer_nonces SET updated_at = now() - interval '1 minute' WHERE chain_id = 84532 AND address = lower($1)`, [address]);
+    expect(await t.app.get(ReconcilerService).fillGaps()).toBeGreaterThanOrEqual(1);
+    expect(await rpc.getTransactionCount(address, 'pending')).toBe(before + 1);
+    // The key's next relayed transaction is not stuck behind a hole.
+    const { apiKey } = await createAccount(t, 50);
+    const res = await t.http().post('/api/submit-tx-sync').set('api-key', apiKey).set('X-Relay-Region', 'ap-south').send({ tx: tx(), timeoutMs: 15000 }).expect(200);
+    expect(res.body.data.status).toBe('EXECUTED');
   });
 });

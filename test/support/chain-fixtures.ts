@@ -29,7 +29,7 @@ export const erc20 = new Interface([
 ]);
 
 export function provider(chain: TestChain): JsonRpcProvider {
-  return new JsonRpcProvider(chain.rpcUrl, chain.chainId, { staticNetwork: true });
+  return new JsonRpcProvider(chain.rpcUrl, chain.chainId, { staticNetwork: true, cacheTimeout: -1 });
 }
 
 export function tokenContract(chain: TestChain, symbol: string): Contract {

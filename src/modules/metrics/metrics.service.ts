@@ -21,6 +21,28 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly relaySubmitted = new Counter({
+    name: 'relay_transactions_submitted_total',
+    help: 'Relayed transactions accepted, by chain and type',
+    labelNames: ['chain', 'type'],
+    registers: [this.registry],
+  });
+
+  readonly relayTerminal = new Counter({
+    name: 'relay_transactions_terminal_total',
+    help: 'Relayed transactions that reached EXECUTED or FAILED, by chain',
+    labelNames: ['chain', 'status'],
+    registers: [this.registry],
+  });
+
+  readonly relayLatency = new Histogram({
+    name: 'relay_transaction_latency_seconds',
+    help: 'Acceptance to terminal status of relayed transactions',
+    labelNames: ['chain', 'status'],
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300],
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

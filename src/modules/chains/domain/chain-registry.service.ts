@@ -43,7 +43,9 @@ export class ChainRegistry implements OnModuleDestroy {
     request.timeout = this.config.RPC_TIMEOUT_MS;
     const network = Network.from(chainId);
     // batchMaxCount 1: batching adds a stall per call, and the relay's hot path is latency bound.
-    const provider = new JsonRpcProvider(request, network, { staticNetwork: network, batchMaxCount: 1, pollingInterval: 250 });
+    // cacheTimeout -1: ethers would otherwise answer repeated reads (block number, nonces) from a
+    // 250 ms cache, which hides a nonce just used and delays every receipt poll.
+    const provider = new JsonRpcProvider(request, network, { staticNetwork: network, batchMaxCount: 1, pollingInterval: 250, cacheTimeout: -1 });
     this.providers.set(chainId, provider);
     return provider;
   }

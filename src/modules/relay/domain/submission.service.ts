@@ -9,6 +9,7 @@ import { LedgerService } from '../../accounts/domain/ledger.service';
 import { AccountEntity } from '../../accounts/entities/account.entity';
 import { AppError } from '../../../common/errors/app-error';
 import { ChainRegistry } from '../../chains/domain/chain-registry.service';
+import { MetricsService } from '../../metrics/metrics.service';
 import { TxStatusPublisher } from '../../tx-events/tx-status.publisher';
 import { SubmitTxDto } from '../dto/submit-tx.dto';
 import { ExchangeRelayService } from '../exchange/exchange-relay.service';
@@ -42,6 +43,7 @@ export class SubmissionService {
     private readonly publisher: TxStatusPublisher,
     private readonly sendQueue: SendQueue,
     private readonly exchange: ExchangeRelayService,
+    private readonly metrics: MetricsService,
   ) {}
 
   /** POST /api/quote: the same estimate, nothing stored. */
@@ -93,6 +95,7 @@ export class SubmissionService {
     });
     await this.sendQueue.enqueue(tx.id);
     await this.publisher.publish('status', notification);
+    this.metrics.relaySubmitted.inc({ chain: String(tx.chainId), type: tx.transactionType });
     return { txId: tx.id, estimatedCostUSD: microToUsd(estimate.costMicro) };
   }
 

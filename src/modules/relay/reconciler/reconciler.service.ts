@@ -8,6 +8,9 @@ import { RelayBroadcastEntity } from '../entities/relay-broadcast.entity';
 import { RelayTransactionEntity } from '../entities/relay-transaction.entity';
 import { fromRpcReceipt } from '../sending/mined-receipt';
 import { ReceiptTracker } from '../sending/receipt-tracker.service';
+import { SenderService } from '../sending/sender.service';
+import { NonceManager } from '../signers/nonce-manager.service';
+import { SignerPool } from '../signers/signer-pool.service';
 
 const GRACE_MS = 2_000;
 const BATCH = 500;
@@ -17,7 +20,11 @@ export interface ReconcileReport {
   enqueued: number;
   replaced: number;
   settled: number;
+  gapsFilled: number;
 }
+
+/** A nonce allocated this long ago and still neither mined nor owned by a PENDING transaction is a gap. */
+const GAP_AGE_MS = 30_000;
 
 /**
  * PostgreSQL is the truth, Redis only transport: every pass looks at PENDING transactions
@@ -34,16 +41,20 @@ export class ReconcilerService {
     private readonly queue: SendQueue,
     private readonly tracker: ReceiptTracker,
     private readonly config: AppConfig,
+    private readonly signers: SignerPool,
+    private readonly nonces: NonceManager,
+    private readonly sender: SenderService,
   ) {}
 
   async reconcile(): Promise<ReconcileReport> {
-    const report: ReconcileReport = { examined: 0, enqueued: 0, replaced: 0, settled: 0 };
+    const report: ReconcileReport = { examined: 0, enqueued: 0, replaced: 0, settled: 0, gapsFilled: 0 };
+    report.gapsFilled = await this.fillGaps();
     const pending = await this.dataSource.getRepository(RelayTransactionEntity).find({
       where: { status: 'PENDING', createdAt: LessThan(new Date(Date.now() - GRACE_MS)) },
       order: { createdAt: 'ASC' },
       take: BATCH,
     });
-    if (pending.length === 0) return report;
+    if (pending.length === 0) return this.logged(report);
     const live = await this.queue.liveTxIds();
     const broadcasts = await this.dataSource.getRepository(RelayBroadcastEntity).find({ where: { txId: In(pending.map((t) => t.id)) }, order: { id: 'ASC' } });
     const byTx = new Map<string, RelayBroadcastEntity[]>();
@@ -74,7 +85,43 @@ export class ReconcilerService {
         this.logger.warn(`reconciling ${tx.id}: ${(err as Error).message.split('\n')[0]}`);
       }
     }
-    if (report.enqueued || report.replaced || report.settled) this.logger.log(`reconciled ${JSON.stringify(report)}`);
+    return this.logged(report);
+  }
+
+  /**
+   * Resyncs every relayer key with its chain and fills the lowest unmined nonce when nothing
+   * will ever use it (its transaction failed before reaching the chain, a crash between signing
+   * and broadcasting a top-up), so the key's later transactions are not stuck behind it.
+   */
+  async fillGaps(): Promise<number> {
+    let filled = 0;
+    for (const chain of this.chains.all().filter((c) => c.enabled && c.rpcUrl)) {
+      for (const address of this.signers.poolAddresses()) {
+        try {
+          const { database, chain: onChain } = await this.nonces.resync(chain.chainId, address);
+          if (database <= onChain) continue;
+          const owners = await this.dataSource.query(
+            `SELECT 1 FROM relay_broadcasts b JOIN relay_transactions t ON t.id = b.tx_id
+              WHERE b.chain_id = $1 AND b.sender = $2 AND b.nonce = $3 AND t.status = 'PENDING' LIMIT 1`,
+            [chain.chainId, address.toLowerCase(), onChain.toString()],
+          );
+          const [row] = await this.dataSource.query(`SELECT updated_at FROM signer_nonces WHERE chain_id = $1 AND address = $2`, [chain.chainId, address.toLowerCase()]);
+          const quiet = row && Date.now() - new Date(row.updated_at).getTime() > GAP_AGE_MS;
+          const signer = this.signers.byAddress(address);
+          if (owners.length === 0 && quiet && signer) {
+            await this.sender.fillNonce(chain.chainId, signer, onChain);
+            filled++;
+          }
+        } catch (err) {
+          this.logger.warn(`nonce check ${address}@${chain.chainId}: ${(err as Error).message.split('\n')[0]}`);
+        }
+      }
+    }
+    return filled;
+  }
+
+  private logged(report: ReconcileReport): ReconcileReport {
+    if (report.enqueued || report.replaced || report.settled || report.gapsFilled) this.logger.log(`reconciled ${JSON.stringify(report)}`);
     return report;
   }
 

@@ -47,7 +47,10 @@ export class SendProcessor extends WorkerHost implements OnModuleInit {
         else await this.sender.send(txId);
       } catch (err) {
         if (err instanceof TransientSendError) return this.retryOrFail(txId, err.message);
-        if (err instanceof PermanentSendError) return this.settlement.failUnsent(txId, err.message);
+        if (err instanceof PermanentSendError) {
+          await this.sender.abandon(txId).catch(() => undefined);
+          return this.settlement.failUnsent(txId, err.message);
+        }
         this.logger.error(`send ${txId} failed unexpectedly: ${(err as Error).stack ?? String(err)}`);
         return this.retryOrFail(txId, (err as Error).message);
       }
@@ -68,6 +71,7 @@ export class SendProcessor extends WorkerHost implements OnModuleInit {
       if (tx?.status === 'PENDING') {
         const account = await this.dataSource.getRepository(AccountEntity).findOneBy({ id: tx.userId });
         this.logger.warn(`giving up on ${txId} after ${tx.retries} retries (max ${account?.maxRetries}): ${reason}`);
+        await this.sender.abandon(txId).catch((err: Error) => this.logger.error(`could not release the nonce of ${txId}: ${err.message}`));
         await this.settlement.failUnsent(txId, `${reason} (after ${tx.retries} retries)`);
       }
       return;

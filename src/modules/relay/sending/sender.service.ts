@@ -76,6 +76,20 @@ export class SenderService {
     await this.signAndBroadcast(tx, signer, fees, tx.nonce);
   }
 
+  /**
+   * A transaction given up on may hold a nonce that was signed but never mined; fill it so the
+   * key's later transactions are not stuck behind it.
+   */
+  async abandon(txId: string): Promise<void> {
+    const tx = await this.dataSource.getRepository(RelayTransactionEntity).findOneBy({ id: txId });
+    if (!tx || tx.nonce === null || !tx.sender || tx.transactionType === 'funding-signed') return;
+    if (await this.settleIfMined(tx, await this.broadcasts(txId))) return;
+    const chainNonce = BigInt(await this.chains.provider(tx.chainId).getTransactionCount(tx.sender, 'pending'));
+    if (chainNonce > tx.nonce) return; // something took the nonce already
+    const signer = tx.derivationPath ? this.signers.derive(tx.derivationPath) : this.signers.byAddress(tx.sender);
+    if (signer) await this.fillNonce(tx.chainId, signer, tx.nonce);
+  }
+
   /** Fills a nonce that no transaction will use (its transaction failed before reaching the chain). */
   async fillNonce(chainId: number, signer: RelaySigner, nonce: bigint): Promise<void> {
     const fees = bumpFees(await this.marketFees(chainId, 'eip1559'), 20);

@@ -6,6 +6,7 @@ import { dailyConsumedMicro } from '../../accounts/domain/daily-window';
 import { LedgerService } from '../../accounts/domain/ledger.service';
 import { AccountEntity } from '../../accounts/entities/account.entity';
 import { ChainRegistry } from '../../chains/domain/chain-registry.service';
+import { MetricsService } from '../../metrics/metrics.service';
 import { PricingService } from '../../pricing/pricing.service';
 import { TxNotification } from '../../tx-events/tx-notification';
 import { TxStatusPublisher } from '../../tx-events/tx-status.publisher';
@@ -29,6 +30,7 @@ export class SettlementService {
     private readonly pricing: PricingService,
     private readonly chains: ChainRegistry,
     private readonly publisher: TxStatusPublisher,
+    private readonly metrics: MetricsService,
   ) {}
 
   /** A mined receipt: EXECUTED (status 1) or FAILED (reverted on chain; the gas is still charged). */
@@ -82,17 +84,21 @@ export class SettlementService {
     status: TxStatus,
     apply: (em: EntityManager, tx: RelayTransactionEntity) => Promise<Partial<RelayTransactionEntity>>,
   ): Promise<void> {
+    let latencyMs = 0;
     const notification = await this.dataSource.transaction(async (em): Promise<TxNotification | null> => {
       const tx = await em.findOne(RelayTransactionEntity, { where: { id: txId }, lock: { mode: 'pessimistic_write' } });
       if (!tx || tx.status !== 'PENDING') return null;
       const patch = await apply(em, tx);
-      const latencyMs = Date.now() - tx.createdAt.getTime();
+      latencyMs = Date.now() - tx.createdAt.getTime();
       Object.assign(tx, patch, { status, latencyMs });
       await em.update(RelayTransactionEntity, { id: tx.id }, { ...patch, status, latencyMs });
       await this.updateStreak(em, tx.userId, status === 'EXECUTED');
       return this.publisher.record(em, tx, 'PENDING');
     });
     if (notification) {
+      const labels = { chain: String(notification.chainId), status };
+      this.metrics.relayTerminal.inc(labels);
+      this.metrics.relayLatency.observe(labels, latencyMs / 1000);
       await this.publisher.publish('status', notification);
       this.logger.log(`tx ${txId} ${status}${notification.executionTxHash ? ` ${notification.executionTxHash}` : ''}`);
     }

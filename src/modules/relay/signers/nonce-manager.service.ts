@@ -19,7 +19,7 @@ export class NonceManager {
     private readonly chains: ChainRegistry,
   ) {}
 
-  /** Next nonce for the signer; call inside the transaction that records the signed transaction. */
+  /** Next nonce for the signer (updated_at marks the last allocation, which gap detection reads); call inside the transaction that records the signed transaction. */
   async allocate(em: EntityManager, chainId: number, address: string): Promise<bigint> {
     const lower = address.toLowerCase();
     await this.ensureRow(chainId, lower);
@@ -44,7 +44,8 @@ export class NonceManager {
     const rows = returningRows<{ next_nonce: string }>(
       await this.dataSource.query(
       `INSERT INTO signer_nonces (chain_id, address, next_nonce) VALUES ($1, $2, $3)
-       ON CONFLICT (chain_id, address) DO UPDATE SET next_nonce = GREATEST(signer_nonces.next_nonce, EXCLUDED.next_nonce), updated_at = now()
+       ON CONFLICT (chain_id, address) DO UPDATE SET next_nonce = GREATEST(signer_nonces.next_nonce, EXCLUDED.next_nonce),
+         updated_at = CASE WHEN EXCLUDED.next_nonce > signer_nonces.next_nonce THEN now() ELSE signer_nonces.updated_at END
        RETURNING next_nonce`,
         [chainId, lower, chainNonce.toString()],
       ),
