@@ -53,9 +53,12 @@ describe('chains, health, metrics and docs', () => {
       expect(html.text).toContain('swagger-ui');
       const res = await t.http().get('/docs-json').expect(200);
       expect(res.body.components.securitySchemes['api-key']).toEqual({ type: 'apiKey', in: 'header', name: 'api-key' });
-      for (const path of ['/api/user', '/api/supported-chains', '/health', '/admin/accounts']) expect(res.body.paths).toHaveProperty([path]);
+      for (const path of ['/api/user', '/api/supported-chains', '/health', '/admin/accounts', '/api/submit-tx', '/api/submit-tx-sync', '/api/quote', '/api/tx', '/api/submit-signed-tx']) expect(res.body.paths).toHaveProperty([path]);
       const userSchema = res.body.paths['/api/user'].get.responses['200'].content['application/json'].schema;
       expect(userSchema.properties.data.$ref).toContain('AccountViewDto');
+      const txSchema = res.body.paths['/api/tx'].get.responses['200'].content['application/json'].schema;
+      expect(txSchema.properties.data.$ref).toContain('TxRecordDto');
+      expect(res.body.paths['/api/submit-tx'].post.requestBody.content['application/json'].schema.$ref).toContain('SubmitTxDto');
     });
   });
 

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Caller, CurrentCaller } from '../../common/http/authenticated-request';
 import { Public } from '../../common/http/public.decorator';
@@ -11,6 +11,7 @@ import { TxQueryService } from './domain/tx-query.service';
 import { toTxRecord, TxRecord } from './domain/tx-view';
 import { DEFAULT_SYNC_TIMEOUT_MS, flag, SubmitTxSyncDto, TxQueryDto } from './dto/relay-requests.dto';
 import { SubmitSignedTxDto, SubmitSignedTxResultDto } from './dto/submit-signed-tx.dto';
+import { TxRecordDto } from './dto/tx-record.dto';
 import { QuoteResultDto, SubmitTxDto, SubmitTxResultDto } from './dto/submit-tx.dto';
 import { FundingSignedService } from './funding/funding-signed.service';
 
@@ -40,7 +41,8 @@ export class RelayController {
   @RateLimited()
   @ApiOperation({ summary: 'Queue and wait for a terminal status, a hash (returnOnTxHash) or the timeout (202, timedOut true)' })
   @ApiHeader(REGION_HEADER)
-  @ApiResponse({ status: 202, description: 'timed out; the transaction keeps being relayed' })
+  @ApiEnvelopedResponse(TxRecordDto)
+  @ApiEnvelopedResponse(TxRecordDto, { status: 202, description: 'timed out (timedOut true); the transaction keeps being relayed' })
   async submitSync(@CurrentCaller() caller: Caller, @Body() body: SubmitTxSyncDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<TxRecord> {
     const { txId } = await this.submissions.submit(caller, body.tx, req);
     const { tx, timedOut } = await this.sync.wait(txId, body.timeoutMs ?? DEFAULT_SYNC_TIMEOUT_MS, body.returnOnTxHash ?? false);
@@ -71,6 +73,7 @@ export class RelayController {
   @Public()
   @Get('tx')
   @ApiOperation({ summary: 'A relayed transaction by id' })
+  @ApiEnvelopedResponse(TxRecordDto)
   async get(@Query() query: TxQueryDto): Promise<TxRecord> {
     const tx = await this.txs.get(query.id);
     return toTxRecord(tx, { includeReceipt: flag(query.includeReceipt), includeRevertInfo: flag(query.includeRevertInfo) });

@@ -1,33 +1,8 @@
 import { microToUsd } from '../../../common/money/usd';
+import { TxRecordDto } from '../dto/tx-record.dto';
 import { RelayTransactionEntity } from '../entities/relay-transaction.entity';
-import type { ReceiptJson } from '../sending/mined-receipt';
 
-/** The transaction record of interface.md. */
-export interface TxRecord {
-  id: string;
-  userId: string;
-  to: string | null;
-  callData: string;
-  value: string;
-  chainId: number;
-  gasPrice: string | null;
-  maxFeePerGas: string | null;
-  maxPriorityFeePerGas: string | null;
-  gasLimit: string | null;
-  label: string;
-  status: string;
-  executionTxHash: string | null;
-  timestamp: string;
-  latency: number | null;
-  costUSD: number | null;
-  retries: number;
-  isAccountCharged: boolean;
-  transactionType: string;
-  submitRegion: string;
-  timedOut?: boolean;
-  receipt?: ReceiptJson | null;
-  revert?: { reason: string };
-}
+export type TxRecord = TxRecordDto;
 
 export function toTxRecord(tx: RelayTransactionEntity, options: { includeReceipt?: boolean; includeRevertInfo?: boolean } = {}): TxRecord {
   const record: TxRecord = {
