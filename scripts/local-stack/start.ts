@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Redis from 'ioredis';
-import { bringUpDevnet } from '../devnet';
+import { bringUpDevnet, isRpcUp } from '../devnet';
 import { ANVIL_TEST_ACCOUNTS } from '../devnet/accounts';
 import { startExchangeServer } from '../exchange/server';
 import { chainsFileFor, EXCHANGE_TESTNET_ID } from './chains-config';
@@ -63,14 +63,19 @@ async function main(): Promise<void> {
   const apiUrl = `http://localhost:${port}`;
 
   await checkRedis(redisUrl);
-  await ensureDatabase(databaseUrl).catch((err: Error) => {
+  const chainPorts = [Number(process.env.CHAIN_31337_PORT ?? 8545), Number(process.env.CHAIN_84532_PORT ?? 8546)];
+  // Anvil keeps no state across restarts: fresh chains make every nonce, hash and pending
+  // transaction in the database meaningless, so the database starts fresh with them.
+  const chainsAlive = (await Promise.all([isRpcUp(`http://127.0.0.1:${chainPorts[0]}`, 31337), isRpcUp(`http://127.0.0.1:${chainPorts[1]}`, 84532)])).every(Boolean);
+  await ensureDatabase(databaseUrl, { recreate: !chainsAlive }).catch((err: Error) => {
     throw new Error(`PostgreSQL is not reachable at ${databaseUrl} (${err.message}).`);
   });
+  if (!chainsAlive && existsSync(join(STATE, 'demo.json'))) writeFileSync(join(STATE, 'demo.json'), '{}');
 
   const devnet = await bringUpDevnet({
     chains: [
-      { chainId: 31337, name: 'Devnet', port: Number(process.env.CHAIN_31337_PORT ?? 8545) },
-      { chainId: 84532, name: 'Base Sepolia (local)', port: Number(process.env.CHAIN_84532_PORT ?? 8546) },
+      { chainId: 31337, name: 'Devnet', port: chainPorts[0] },
+      { chainId: 84532, name: 'Base Sepolia (local)', port: chainPorts[1] },
     ],
     // The relayer pools pay for gas; on the local chains they start rich.
     fund: devRelayerAddresses(3, 2),

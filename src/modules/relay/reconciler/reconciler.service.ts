@@ -25,6 +25,7 @@ export interface ReconcileReport {
 
 /** A nonce allocated this long ago and still neither mined nor owned by a PENDING transaction is a gap. */
 const GAP_AGE_MS = 30_000;
+const MAX_FILLS_PER_PASS = 32n;
 
 /**
  * PostgreSQL is the truth, Redis only transport: every pass looks at PENDING transactions
@@ -100,16 +101,23 @@ export class ReconcilerService {
         try {
           const { database, chain: onChain } = await this.nonces.resync(chain.chainId, address);
           if (database <= onChain) continue;
-          const owners = await this.dataSource.query(
-            `SELECT 1 FROM relay_broadcasts b JOIN relay_transactions t ON t.id = b.tx_id
-              WHERE b.chain_id = $1 AND b.sender = $2 AND b.nonce = $3 AND t.status = 'PENDING' LIMIT 1`,
-            [chain.chainId, address.toLowerCase(), onChain.toString()],
-          );
           const [row] = await this.dataSource.query(`SELECT updated_at FROM signer_nonces WHERE chain_id = $1 AND address = $2`, [chain.chainId, address.toLowerCase()]);
           const quiet = row && Date.now() - new Date(row.updated_at).getTime() > GAP_AGE_MS;
           const signer = this.signers.byAddress(address);
-          if (owners.length === 0 && quiet && signer) {
-            await this.sender.fillNonce(chain.chainId, signer, onChain);
+          if (!quiet || !signer) continue;
+          // Nonces between the chain's and the counter that no PENDING transaction owns are holes.
+          const owned = new Set<string>(
+            (
+              await this.dataSource.query(
+                `SELECT DISTINCT b.nonce::text AS nonce FROM relay_broadcasts b JOIN relay_transactions t ON t.id = b.tx_id
+                  WHERE b.chain_id = $1 AND b.sender = $2 AND b.nonce >= $3 AND t.status = 'PENDING'`,
+                [chain.chainId, address.toLowerCase(), onChain.toString()],
+              )
+            ).map((r: { nonce: string }) => r.nonce),
+          );
+          for (let nonce = onChain; nonce < database && nonce < onChain + MAX_FILLS_PER_PASS; nonce++) {
+            if (owned.has(nonce.toString())) continue;
+            await this.sender.fillNonce(chain.chainId, signer, nonce);
             filled++;
           }
         } catch (err) {

@@ -10,8 +10,14 @@ interface ChainWatch {
   byTx: Map<string, Set<string>>;
   cursor: number; // last block scanned
   timer?: NodeJS.Timeout;
+  dueAt: number;
   busy: boolean;
+  /** A kick arrived while a poll was running: poll again right after it. */
+  rerun: boolean;
 }
+
+/** A fresh broadcast is looked for this soon: fast chains mine it within milliseconds. */
+const KICK_MS = 5;
 
 /**
  * Watches the chains for the transactions this worker broadcast: one eth_getBlockReceipts
@@ -34,7 +40,7 @@ export class ReceiptTracker implements OnModuleDestroy {
   track(chainId: number, txId: string, hash: string, fromBlock: number): void {
     let watch = this.watches.get(chainId);
     if (!watch) {
-      watch = { hashes: new Map(), byTx: new Map(), cursor: fromBlock - 1, busy: false };
+      watch = { hashes: new Map(), byTx: new Map(), cursor: fromBlock - 1, dueAt: 0, busy: false, rerun: false };
       this.watches.set(chainId, watch);
     }
     // An idle watch restarts from this transaction's block; a busy one never skips back past it.
@@ -44,7 +50,8 @@ export class ReceiptTracker implements OnModuleDestroy {
     const set = watch.byTx.get(txId) ?? new Set<string>();
     set.add(lower);
     watch.byTx.set(txId, set);
-    this.schedule(chainId, watch);
+    if (watch.busy) watch.rerun = true;
+    this.schedule(chainId, watch, KICK_MS);
   }
 
   isTracking(txId: string): boolean {
@@ -65,20 +72,29 @@ export class ReceiptTracker implements OnModuleDestroy {
     for (const watch of this.watches.values()) clearTimeout(watch.timer);
   }
 
-  private schedule(chainId: number, watch: ChainWatch): void {
-    if (watch.timer || this.stopped) return;
+  /** Polls after `delay` (default: the chain's interval), or sooner if a poll is already due sooner. */
+  private schedule(chainId: number, watch: ChainWatch, delay?: number): void {
+    if (this.stopped) return;
     const chain = this.chains.get(chainId);
-    const interval = chain.capabilities.flashBlocks ? this.config.RELAY_FLASHBLOCKS_POLL_MS : this.config.RELAY_RECEIPT_POLL_MS;
+    const interval = delay ?? (chain.capabilities.flashBlocks ? this.config.RELAY_FLASHBLOCKS_POLL_MS : this.config.RELAY_RECEIPT_POLL_MS);
+    if (watch.timer && watch.dueAt <= Date.now() + interval) return;
+    clearTimeout(watch.timer);
+    watch.dueAt = Date.now() + interval;
     watch.timer = setTimeout(() => {
       watch.timer = undefined;
       void this.tick(chainId, watch).finally(() => {
-        if (watch.hashes.size > 0) this.schedule(chainId, watch);
+        const again = watch.rerun;
+        watch.rerun = false;
+        if (watch.hashes.size > 0) this.schedule(chainId, watch, again ? KICK_MS : undefined);
       });
     }, interval);
   }
 
   private async tick(chainId: number, watch: ChainWatch): Promise<void> {
-    if (watch.busy) return;
+    if (watch.busy) {
+      watch.rerun = true;
+      return;
+    }
     watch.busy = true;
     try {
       const provider = this.chains.provider(chainId);
