@@ -11,11 +11,14 @@
  * Prints a table and, last, one JSON line. Exits 1 with a message if the run could not complete
  * (non-201 answers, transactions that fail or stay PENDING, timeouts).
  *
- * Settings (environment): BENCH_SUBMIT_N (500), BENCH_N (2000), BENCH_SYNC_M (200),
- * BENCH_CONCURRENCY (32), BENCH_WALLETS (8), BENCH_ACCOUNTS (1: relay accounts the submissions rotate over), BENCH_CHAIN_PORT (28545), BENCH_DATABASE_URL,
- * BENCH_REDIS_URL, BENCH_PHASE_TIMEOUT_MS (90000), BENCH_MAX_RUNTIME_MS (300000),
- * BENCH_LOGS=1 (all app logs), BENCH_ENFORCE=1 (exit 1 when a target is missed).
- * RELAY_*, DB_POOL_SIZE and RATE_LIMIT_PER_MINUTE set in the environment are passed to the app.
+ * Settings (environment, defaults in brackets):
+ *   BENCH_SUBMIT_N [500], BENCH_N [2000], BENCH_SYNC_M [200], BENCH_CONCURRENCY [32],
+ *   BENCH_WALLETS [8] (direct baseline), BENCH_ACCOUNTS [1] (relay accounts the submissions rotate over),
+ *   BENCH_CHAIN_PORT [28545], BENCH_DATABASE_URL [postgres://postgres@127.0.0.1:5432/relay_bench],
+ *   BENCH_REDIS_URL [redis://127.0.0.1:6379/14], BENCH_PHASE_TIMEOUT_MS [60000] (per phase; phase 3
+ *   gives each side half), BENCH_MAX_RUNTIME_MS [300000], BENCH_LOGS=1 (print the app's logs),
+ *   BENCH_ENFORCE=1 (also exit 1 when a target is missed).
+ *   RELAY_*, RELAYER_KEYS_PER_REGION, DB_POOL_SIZE and RATE_LIMIT_PER_MINUTE are passed to the app.
  */
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
@@ -58,7 +61,7 @@ const SETTINGS = {
   databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/relay_bench',
   redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/14',
   redisPrefix: 'relay-bench',
-  phaseTimeoutMs: int('BENCH_PHASE_TIMEOUT_MS', 90_000),
+  phaseTimeoutMs: int('BENCH_PHASE_TIMEOUT_MS', 60_000),
   maxRuntimeMs: int('BENCH_MAX_RUNTIME_MS', 300_000),
   httpTimeoutMs: 35_000,
   pollMs: 50,
@@ -208,6 +211,7 @@ async function bringUp(stackRef: { stack?: Partial<Stack> }): Promise<Stack> {
     chains: [{ chainId: CHAIN_ID, name: 'Devnet', port: SETTINGS.chainPort }],
     stateDir: STATE_DIR,
     fund: devRelayerAddresses(3, keysPerRegion),
+    log: (line) => log(`devnet: ${line}`),
   });
   stackRef.stack = { devnet };
   const chain = devnet.chains[0];
@@ -215,7 +219,7 @@ async function bringUp(stackRef: { stack?: Partial<Stack> }): Promise<Stack> {
   if (!usdc) throw new BenchError('the devnet has no USDC token');
   const chainsFile = join(STATE_DIR, 'chains.json');
   writeFileSync(chainsFile, JSON.stringify(chainsFileFor(devnet.chains), null, 2));
-  log(`anvil ${chain.rpcUrl} ready (${(now() - t0).toFixed(0)} ms)`);
+  log(`chain ready (${(now() - t0).toFixed(0)} ms)`);
 
   await ensureDatabase(SETTINGS.databaseUrl, { recreate: true }).catch((err: Error) => {
     throw new BenchError(`PostgreSQL is not reachable at ${SETTINGS.databaseUrl} (${err.message})`);
@@ -288,13 +292,19 @@ interface SubmitOutcome {
   elapsedMs: number;
 }
 
-async function submitMany(stack: Stack, count: number, onAccepted?: (id: string) => void): Promise<SubmitOutcome> {
+/** `count` submissions, `concurrency` in flight; none is started after `deadline` (those count as not sent). */
+async function submitMany(stack: Stack, count: number, deadline: number, onAccepted?: (id: string) => void): Promise<SubmitOutcome & { notSent: number }> {
+  let notSent = 0;
   const txIds: string[] = [];
   const latencies: number[] = [];
   const errors: string[] = [];
   const bodies = mintCalls(count).map((callData) => JSON.stringify({ chainId: CHAIN_ID, to: stack.usdc, callData, label: 'bench' }));
   const started = now();
   await pool(count, SETTINGS.concurrency, async (i) => {
+    if (now() > deadline) {
+      notSent++;
+      return;
+    }
     try {
       const r = await stack.api.call('POST', '/api/submit-tx', bodies[i], {}, i);
       const id = r.body?.data?.txId;
@@ -307,7 +317,7 @@ async function submitMany(stack: Stack, count: number, onAccepted?: (id: string)
       errors.push((err as Error).message);
     }
   });
-  return { txIds, latencies, errors, elapsedMs: now() - started };
+  return { txIds, latencies, errors, elapsedMs: now() - started, notSent };
 }
 
 interface StatusCounts {
@@ -389,6 +399,12 @@ async function directThroughput(stack: Stack, wallets: Wallet[], count: number):
       errors.push((err as Error).message.split('\n')[0].slice(0, 200));
     }
   });
+  if (ok < count) {
+    // Why transactions were left unmined: the pool's view and each wallet's nonces.
+    const pool = await provider.send('txpool_status', []).catch((err: Error) => err.message);
+    const mined = await Promise.all(wallets.map((w) => provider.getTransactionCount(w.address, 'latest')));
+    errors.push(`txpool_status ${JSON.stringify(pool)}; wallet nonces mined/signed: ${wallets.map((_, w) => `${mined[w]}/${nonces[w]}`).join(' ')}`);
+  }
   return { elapsedMs: now() - started, ok, errors };
 }
 
@@ -403,10 +419,11 @@ interface Results {
 async function phaseSubmit(stack: Stack, problems: string[]): Promise<Results['submit']> {
   log(`phase 1: ${SETTINGS.submitN} × POST /api/submit-tx, concurrency ${SETTINGS.concurrency}`);
   const cpu = cpuMeter();
-  const out = await submitMany(stack, SETTINGS.submitN);
+  const out = await submitMany(stack, SETTINGS.submitN, now() + SETTINGS.phaseTimeoutMs);
   const submitCpu = cpu();
   const lat = sortNum(out.latencies);
   if (out.errors.length > 0) problems.push(`phase 1: ${out.errors.length} of ${SETTINGS.submitN} submissions not accepted, first: ${out.errors[0]}`);
+  if (out.notSent > 0) problems.push(`phase 1: ${out.notSent} of ${SETTINGS.submitN} submissions not sent within BENCH_PHASE_TIMEOUT_MS=${SETTINGS.phaseTimeoutMs} ms`);
   const drainStart = now();
   const counts = await waitTerminal(stack.db, out.txIds, now() + SETTINGS.phaseTimeoutMs);
   const drainMs = now() - drainStart;
@@ -421,7 +438,7 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
   log(`phase 2: ${n} mint calls direct (ethers, ${wallets.length} wallets, concurrency ${SETTINGS.concurrency})`);
   let cpu = cpuMeter();
   const direct = await directThroughput(stack, wallets, n);
-  if (direct.errors.length > 0) problems.push(`phase 2 direct baseline: ${direct.errors.length} errors, first: ${direct.errors[0]}`);
+  if (direct.errors.length > 0) problems.push(`phase 2 direct baseline: ${direct.errors.length - (direct.ok < n ? 1 : 0)} errors, first: ${direct.errors[0]}${direct.ok < n ? `; ${direct.errors.at(-1)}` : ''}`);
   const directTps = (direct.ok / direct.elapsedMs) * 1000;
   log(`  direct: ${direct.ok}/${n} mined in ${direct.elapsedMs.toFixed(0)} ms (${directTps.toFixed(1)} tx/s, ${cpu()})`);
 
@@ -437,7 +454,10 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
   const watcher = (async () => {
     while (now() < deadline) {
       await sleep(SETTINGS.pollMs);
-      if (ids.length === 0) continue;
+      if (ids.length === 0) {
+        if (submitting) continue;
+        return;
+      }
       const snapshot = [...ids];
       last = await countStatuses(stack.db, snapshot);
       if (!submitting && snapshot.length === ids.length && last.pending === 0) {
@@ -446,15 +466,23 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
       }
     }
   })();
-  const submitted = await submitMany(stack, n, (id) => ids.push(id));
+  const submitted = await submitMany(stack, n, deadline, (id) => ids.push(id));
   submitting = false;
   const submitMs = now() - started;
   await watcher;
   const relayMs = (doneAt || now()) - started;
   if (submitted.errors.length > 0) problems.push(`phase 2 relay: ${submitted.errors.length} of ${n} submissions not accepted, first: ${submitted.errors[0]}`);
-  if (!doneAt) {
+  if (doneAt && submitted.notSent > 0) problems.push(`phase 2 relay: ${submitted.notSent} of ${n} submissions not sent within BENCH_PHASE_TIMEOUT_MS=${SETTINGS.phaseTimeoutMs} ms`);
+  if (!doneAt && ids.length > 0) {
     last = await countStatuses(stack.db, ids);
-    problems.push(`phase 2 relay: ${last.pending} of ${ids.length} still PENDING after ${(SETTINGS.phaseTimeoutMs / 1000).toFixed(0)} s (executed ${last.executed}, failed ${last.failed})`);
+    // Slow or stuck? Look whether executions still progress.
+    await sleep(2_000);
+    const later = await countStatuses(stack.db, ids);
+    const progress = later.executed + later.failed - (last.executed + last.failed);
+    problems.push(
+      `phase 2 relay: not done within BENCH_PHASE_TIMEOUT_MS=${SETTINGS.phaseTimeoutMs} ms: of ${n}, ${last.executed} EXECUTED, ${last.failed} FAILED, ` +
+        `${last.pending} accepted but still PENDING, ${submitted.notSent} not submitted yet; ${progress > 0 ? `still progressing (${progress} more in the next 2 s): a backlog, not stuck` : 'no progress in the next 2 s: looks STUCK'}`,
+    );
   }
   if (last.failed > 0) problems.push(`phase 2 relay: ${last.failed} FAILED (${(await failureReasons(stack.db, ids)).join('; ')})`);
   const relayTps = (last.executed / relayMs) * 1000;
@@ -475,7 +503,7 @@ async function phaseSync(stack: Stack, wallet: Wallet, problems: string[]): Prom
   const syncProvider = wallet.provider as JsonRpcProvider;
   const m = SETTINGS.syncM;
   // Whatever phase 2 left in flight would slow both sides down: let it finish first.
-  const backlogDeadline = now() + 30_000;
+  const backlogDeadline = now() + 20_000;
   let backlog = Infinity;
   while (backlog > 0 && now() < backlogDeadline) {
     backlog = Number((await stack.db.query<{ n: string }>("SELECT count(*) AS n FROM relay_transactions WHERE status = 'PENDING'")).rows[0].n);
@@ -620,9 +648,9 @@ async function main(): Promise<number> {
     stack.extraProviders = [syncProvider];
     const syncWallet = (wallets.pop() as Wallet).connect(syncProvider);
 
-    results.submit = await phaseSubmit(stack, problems);
-    results.e2e = await phaseThroughput(stack, wallets, problems);
-    results.sync = await phaseSync(stack, syncWallet, problems);
+    if (SETTINGS.submitN > 0) results.submit = await phaseSubmit(stack, problems);
+    if (SETTINGS.n > 0) results.e2e = await phaseThroughput(stack, wallets, problems);
+    if (SETTINGS.syncM > 0) results.sync = await phaseSync(stack, syncWallet, problems);
   } catch (err) {
     fatal = err as Error;
   }
