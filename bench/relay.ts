@@ -242,6 +242,8 @@ async function bringUp(stackRef: { stack?: Partial<Stack> }): Promise<Stack> {
     LOG_FORMAT: 'text',
     RELAYER_MNEMONIC: DEV_RELAYER_MNEMONIC,
     AUTH_MNEMONIC: DEV_AUTH_MNEMONIC,
+    // Wallet login is not benchmarked, but the app will not start without a secret.
+    JWT_SECRET: 'bench-jwt-secret-0123456789abcdef012345',
     RATE_LIMIT_PER_MINUTE: '1000000',
     ...passthrough,
   });

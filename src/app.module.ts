@@ -4,6 +4,7 @@ import { DatabaseModule } from './database/database.module';
 import { AccountsModule } from './modules/accounts/accounts.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { ChainsModule } from './modules/chains/chains.module';
+import { TxSocketModule } from './modules/events/socket/tx-socket.module';
 import { HealthModule } from './modules/health/health.module';
 import { MetricsModule } from './modules/metrics/metrics.module';
 import { PricingModule } from './modules/pricing/pricing.module';
@@ -30,6 +31,7 @@ const WORKER_MODULES = process.env.APP_ROLE === 'api' ? [] : [RelayWorkerModule]
     HealthModule,
     RateLimitModule,
     RelayModule,
+    ...(process.env.APP_ROLE === 'worker' ? [] : [TxSocketModule]),
     ...WORKER_MODULES,
   ],
 })

@@ -60,6 +60,8 @@ async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/relay';
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const adminToken = process.env.ADMIN_TOKEN ?? readOr(join(STATE, 'admin-token'), () => randomBytes(24).toString('hex'));
+  // Kept across restarts so wallet-login tokens stay valid when only the API restarts.
+  const jwtSecret = process.env.JWT_SECRET ?? readOr(join(STATE, 'jwt-secret'), () => randomBytes(32).toString('hex'));
   const apiUrl = `http://localhost:${port}`;
 
   await checkRedis(redisUrl);
@@ -95,6 +97,7 @@ async function main(): Promise<void> {
     REDIS_URL: redisUrl,
     CHAINS_FILE: chainsFile,
     ADMIN_TOKEN: adminToken,
+    JWT_SECRET: jwtSecret,
     PORT: String(port),
     RELAYER_MNEMONIC: process.env.RELAYER_MNEMONIC ?? DEV_RELAYER_MNEMONIC,
     AUTH_MNEMONIC: process.env.AUTH_MNEMONIC ?? DEV_AUTH_MNEMONIC,

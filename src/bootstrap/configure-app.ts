@@ -8,6 +8,7 @@ import { requestLogMiddleware } from '../common/http/request-log.middleware';
 import { createValidationPipe } from '../common/http/validation.pipe';
 import { traceIdMiddleware } from '../common/trace/trace-id.middleware';
 import { AppConfig } from '../config/app-config';
+import { RedisIoAdapter } from '../modules/events/socket/redis-io.adapter';
 import { setupSwagger } from './swagger';
 
 /** Everything main.ts and the tests both need, so tests exercise the real HTTP pipeline. */
@@ -22,6 +23,7 @@ export function configureApp(app: INestApplication): void {
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalInterceptors(new EnvelopeInterceptor(app.get(Reflector)));
+  app.useWebSocketAdapter(new RedisIoAdapter(app, config));
   app.enableShutdownHooks();
   setupSwagger(app);
 }

@@ -1,7 +1,14 @@
 import { validateConfig } from './app-config';
 
 const mnemonic = 'test test test test test test test test test test test junk';
-const base = { DATABASE_URL: 'postgres://u@h:5432/db', REDIS_URL: 'redis://h:6379', CHAINS_FILE: 'chains.json', RELAYER_MNEMONIC: mnemonic, AUTH_MNEMONIC: mnemonic };
+const base = {
+  DATABASE_URL: 'postgres://u@h:5432/db',
+  REDIS_URL: 'redis://h:6379',
+  CHAINS_FILE: 'chains.json',
+  RELAYER_MNEMONIC: mnemonic,
+  AUTH_MNEMONIC: mnemonic,
+  JWT_SECRET: 'x'.repeat(32),
+};
 
 describe('validateConfig', () => {
   it('applies defaults and converts types', () => {

@@ -51,6 +51,14 @@ export class AppConfig {
   @IsOptional() @IsString() @MinLength(16, { message: 'ADMIN_TOKEN must be at least 16 characters' })
   ADMIN_TOKEN?: string;
 
+  /** HS256 key of wallet-login JWTs; every API instance needs the same one, or tokens fail on the others. */
+  @IsString() @MinLength(32, { message: 'JWT_SECRET must be at least 32 characters' })
+  JWT_SECRET: string;
+
+  /** Lifetime of a wallet-login JWT (decisions.md: one hour). */
+  @IsInt() @Min(60) @Max(86_400)
+  JWT_TTL_SECONDS: number = 3600;
+
   @IsString() @Matches(/^\d+(kb|mb)$/)
   BODY_LIMIT: string = '256kb';
 

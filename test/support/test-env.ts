@@ -5,6 +5,8 @@ import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC } from '../../scripts/local-sta
 export const TEST_STATE_DIR = join(__dirname, '..', '..', '.local', 'test');
 export const TEST_CHAINS_FILE = join(TEST_STATE_DIR, 'chains.json');
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
+/** Fixed so specs can sign their own (expired, foreign) tokens. */
+export const TEST_JWT_SECRET = 'test-jwt-secret-0123456789abcdef0123456789';
 export const TEST_CHAINS = [
   { chainId: 31337, name: 'Devnet', port: Number(process.env.TEST_CHAIN_31337_PORT ?? 18545) },
   { chainId: 84532, name: 'Base Sepolia (local)', port: Number(process.env.TEST_CHAIN_84532_PORT ?? 18546) },
@@ -18,6 +20,7 @@ export function testEnv(): Record<string, string> {
     REDIS_PREFIX: 'relay-test',
     CHAINS_FILE: TEST_CHAINS_FILE,
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    JWT_SECRET: TEST_JWT_SECRET,
     DB_RUN_MIGRATIONS: 'false',
     ACCESS_LOG: 'true',
     RELAYER_MNEMONIC: DEV_RELAYER_MNEMONIC,
