@@ -14,10 +14,17 @@ interface ChainWatch {
   busy: boolean;
   /** A kick arrived while a poll was running: poll again right after it. */
   rerun: boolean;
+  /** Until then, poll every KICK_MS: something was just broadcast. */
+  fastUntil: number;
 }
 
-/** A fresh broadcast is looked for this soon: fast chains mine it within milliseconds. */
+/**
+ * After a broadcast the chain is polled every KICK_MS for FAST_WINDOW_MS: instant-mining and
+ * flash-blocks chains include it within milliseconds (more under load), and the regular
+ * interval would add up to a whole period of latency.
+ */
 const KICK_MS = 5;
+const FAST_WINDOW_MS = 150;
 
 /**
  * Watches the chains for the transactions this worker broadcast: one eth_getBlockReceipts
@@ -40,7 +47,7 @@ export class ReceiptTracker implements OnModuleDestroy {
   track(chainId: number, txId: string, hash: string, fromBlock: number): void {
     let watch = this.watches.get(chainId);
     if (!watch) {
-      watch = { hashes: new Map(), byTx: new Map(), cursor: fromBlock - 1, dueAt: 0, busy: false, rerun: false };
+      watch = { hashes: new Map(), byTx: new Map(), cursor: fromBlock - 1, dueAt: 0, busy: false, rerun: false, fastUntil: 0 };
       this.watches.set(chainId, watch);
     }
     // An idle watch restarts from this transaction's block; a busy one never skips back past it.
@@ -51,6 +58,7 @@ export class ReceiptTracker implements OnModuleDestroy {
     set.add(lower);
     watch.byTx.set(txId, set);
     if (watch.busy) watch.rerun = true;
+    watch.fastUntil = Date.now() + FAST_WINDOW_MS;
     this.schedule(chainId, watch, KICK_MS);
   }
 
@@ -85,7 +93,8 @@ export class ReceiptTracker implements OnModuleDestroy {
       void this.tick(chainId, watch).finally(() => {
         const again = watch.rerun;
         watch.rerun = false;
-        if (watch.hashes.size > 0) this.schedule(chainId, watch, again ? KICK_MS : undefined);
+        const fast = again || Date.now() < watch.fastUntil;
+        if (watch.hashes.size > 0) this.schedule(chainId, watch, fast ? KICK_MS : undefined);
       });
     }, interval);
   }
