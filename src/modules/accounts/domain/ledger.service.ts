@@ -131,8 +131,13 @@ export class LedgerService {
     return { availableMicro, pendingMicro };
   }
 
+  /**
+   * FOR NO KEY UPDATE, not FOR UPDATE: rows referencing the account (transactions, ledger
+   * entries) take KEY SHARE on it, which FOR UPDATE would conflict with (a deadlock between two
+   * submissions that inserted their rows first); balances are never part of the key.
+   */
   private async lock(m: EntityManager, userId: string): Promise<AccountEntity> {
-    const account = await m.findOne(AccountEntity, { where: { id: userId }, lock: { mode: 'pessimistic_write' } });
+    const account = await m.findOne(AccountEntity, { where: { id: userId }, lock: { mode: 'for_no_key_update' } });
     if (!account) throw new AppError('USER_001');
     return account;
   }

@@ -63,12 +63,10 @@ export class SubmissionService {
     }
     const { request, region, estimate } = await this.prepare(caller, dto, http);
     const { tx, notification } = await this.dataSource.transaction(async (em) => {
-      const account = await em.findOne(AccountEntity, { where: { id: caller.account.id }, lock: { mode: 'pessimistic_write' } });
-      if (!account) throw new AppError('USER_001');
-      const now = new Date();
-      checkSpendLimits(account, request.chain.chainId, estimate.costMicro, request.maxUsd, now);
+      // The row and its event need no lock: write them first, so the account row lock (which
+      // serialises every submission of an account) is held only for the checks and the reservation.
       const tx = em.create(RelayTransactionEntity, {
-        userId: account.id,
+        userId: caller.account.id,
         chainId: request.chain.chainId,
         to: request.to,
         callData: request.data,
@@ -88,9 +86,13 @@ export class SubmissionService {
         retries: 0,
       });
       await em.save(tx);
+      const notification = await this.publisher.record(em, tx, null);
+      const account = await em.findOne(AccountEntity, { where: { id: caller.account.id }, lock: { mode: 'for_no_key_update' } });
+      if (!account) throw new AppError('USER_001');
+      const now = new Date();
+      checkSpendLimits(account, request.chain.chainId, estimate.costMicro, request.maxUsd, now);
       await this.ledger.reserve(account.id, estimate.costMicro, `tx:${tx.id}`, em);
       await em.update(AccountEntity, { id: account.id }, { dailyConsumedMicro: dailyConsumedMicro(account, now) + estimate.costMicro, dailyUpdatedAt: now });
-      const notification = await this.publisher.record(em, tx, null);
       return { tx, notification };
     });
     await this.sendQueue.enqueue(tx.id);

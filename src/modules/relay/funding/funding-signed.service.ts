@@ -78,7 +78,7 @@ export class FundingSignedService {
     const costMicro = weiToMicroUsd(fundingWei, estimate.usdPerNative, chain.nativeCurrency.decimals);
 
     const { tx, notification } = await this.dataSource.transaction(async (em) => {
-      const account = await em.findOne(AccountEntity, { where: { id: caller.account.id }, lock: { mode: 'pessimistic_write' } });
+      const account = await em.findOne(AccountEntity, { where: { id: caller.account.id }, lock: { mode: 'for_no_key_update' } });
       if (!account) throw new AppError('USER_001');
       const now = new Date();
       checkSpendLimits(account, chain.chainId, costMicro, request.maxUsd, now);

@@ -106,7 +106,7 @@ export class SettlementService {
 
   /** The daily amount was raised by the estimate at submission; correct it to what was charged. */
   private async adjustDaily(em: EntityManager, tx: RelayTransactionEntity, chargedMicro: bigint): Promise<void> {
-    const account = await em.findOne(AccountEntity, { where: { id: tx.userId }, lock: { mode: 'pessimistic_write' } });
+    const account = await em.findOne(AccountEntity, { where: { id: tx.userId }, lock: { mode: 'for_no_key_update' } });
     if (!account) return;
     const today = new Date();
     // A reservation made before midnight counted toward yesterday; today's window is untouched.
