@@ -6,7 +6,6 @@ import { ChainRegistry } from '../../chains/domain/chain-registry.service';
 import { SendQueue } from '../domain/send-queue';
 import { RelayBroadcastEntity } from '../entities/relay-broadcast.entity';
 import { RelayTransactionEntity } from '../entities/relay-transaction.entity';
-import { fromRpcReceipt } from '../sending/mined-receipt';
 import { ReceiptTracker } from '../sending/receipt-tracker.service';
 import { SenderService } from '../sending/sender.service';
 import { NonceManager } from '../signers/nonce-manager.service';
@@ -71,7 +70,7 @@ export class ReconcilerService {
           if (await this.queue.enqueue(tx.id, 'send', `r${stamp}`)) report.enqueued++;
           continue;
         }
-        if (await this.settleIfMined(tx.chainId, sent)) {
+        if (await this.sender.settleIfMined(tx, sent)) {
           report.settled++;
           continue;
         }
@@ -131,18 +130,5 @@ export class ReconcilerService {
   private logged(report: ReconcileReport): ReconcileReport {
     if (report.enqueued || report.replaced || report.settled || report.gapsFilled) this.logger.log(`reconciled ${JSON.stringify(report)}`);
     return report;
-  }
-
-  private async settleIfMined(chainId: number, sent: RelayBroadcastEntity[]): Promise<boolean> {
-    const provider = this.chains.provider(chainId);
-    for (const b of sent) {
-      const raw = await provider.send('eth_getTransactionReceipt', [b.hash]);
-      if (raw) {
-        this.tracker.track(chainId, b.txId, b.hash, 0);
-        await this.tracker.found(chainId, fromRpcReceipt(raw));
-        return true;
-      }
-    }
-    return false;
   }
 }

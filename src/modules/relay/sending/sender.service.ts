@@ -168,7 +168,7 @@ export class SenderService {
   }
 
   /** True when one of the transaction's hashes is mined (and it has been settled). */
-  private async settleIfMined(tx: RelayTransactionEntity, previous: RelayBroadcastEntity[]): Promise<boolean> {
+  async settleIfMined(tx: RelayTransactionEntity, previous: RelayBroadcastEntity[]): Promise<boolean> {
     const provider = this.chains.provider(tx.chainId);
     for (const b of previous) {
       const raw = await provider.send('eth_getTransactionReceipt', [b.hash]).catch(() => null);
