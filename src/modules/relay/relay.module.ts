@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { PendingWriter } from './domain/pending-writer.service';
 import { SubmissionService } from './domain/submission.service';
 import { SyncWaitService } from './domain/sync-wait.service';
 import { ExchangeRelayService } from './exchange/exchange-relay.service';
@@ -10,7 +11,7 @@ import { RelayCoreModule } from './relay-core.module';
 @Module({
   imports: [RelayCoreModule],
   controllers: [RelayController],
-  providers: [SubmissionService, SyncWaitService, ExchangeRelayService, FundingSignedService],
+  providers: [PendingWriter, SubmissionService, SyncWaitService, ExchangeRelayService, FundingSignedService],
   exports: [SubmissionService, SyncWaitService],
 })
 export class RelayModule {}

@@ -1,25 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
-import { DataSource } from 'typeorm';
 import { microToUsd } from '../../../common/money/usd';
 import { Caller } from '../../../common/http/authenticated-request';
-import { dailyConsumedMicro } from '../../accounts/domain/daily-window';
-import { LedgerService } from '../../accounts/domain/ledger.service';
-import { AccountEntity } from '../../accounts/entities/account.entity';
 import { AppError } from '../../../common/errors/app-error';
 import { ChainRegistry } from '../../chains/domain/chain-registry.service';
 import { MetricsService } from '../../metrics/metrics.service';
 import { TxStatusPublisher } from '../../tx-events/tx-status.publisher';
 import { SubmitTxDto } from '../dto/submit-tx.dto';
 import { ExchangeRelayService } from '../exchange/exchange-relay.service';
-import { RelayTransactionEntity } from '../entities/relay-transaction.entity';
 import { SignerPool } from '../signers/signer-pool.service';
 import { Estimate, Estimator } from './estimator.service';
+import { PendingWriter } from './pending-writer.service';
 import { parseRelayRequest, RelayRequest } from './relay-request';
 import { RegionResolver } from './region-resolver';
 import { SendQueue } from './send-queue';
-import { checkSpendLimits } from './spend-limits';
 
 export interface Submitted {
   txId: string;
@@ -34,16 +28,15 @@ export interface Submitted {
 @Injectable()
 export class SubmissionService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly chains: ChainRegistry,
     private readonly regions: RegionResolver,
     private readonly signers: SignerPool,
     private readonly estimator: Estimator,
-    private readonly ledger: LedgerService,
     private readonly publisher: TxStatusPublisher,
     private readonly sendQueue: SendQueue,
     private readonly exchange: ExchangeRelayService,
     private readonly metrics: MetricsService,
+    private readonly pending: PendingWriter,
   ) {}
 
   /** POST /api/quote: the same estimate, nothing stored. */
@@ -62,11 +55,9 @@ export class SubmissionService {
       return { txId: tx.id, estimatedCostUSD: 0 };
     }
     const { request, region, estimate } = await this.prepare(caller, dto, http);
-    const { tx, notification } = await this.dataSource.transaction(async (em) => {
-      // The row and its event need no lock: write them first, so the account row lock (which
-      // serialises every submission of an account) is held only for the checks and the reservation.
-      const tx = em.create(RelayTransactionEntity, {
-        userId: caller.account.id,
+    const { tx, notification } = await this.pending.write(
+      caller.account.id,
+      {
         chainId: request.chain.chainId,
         to: request.to,
         callData: request.data,
@@ -76,25 +67,14 @@ export class SubmissionService {
         maxFeePerGas: estimate.fees.type === 'eip1559' ? estimate.fees.maxFeePerGas.toString() : null,
         maxPriorityFeePerGas: estimate.fees.type === 'eip1559' ? estimate.fees.maxPriorityFeePerGas.toString() : null,
         label: request.label,
-        status: 'PENDING',
         transactionType: request.transactionType,
         submitRegion: region,
         derivationPath: request.derivationPath,
         authorizationList: request.authorizationList,
-        estimatedCostMicro: estimate.costMicro,
-        isAccountCharged: false,
-        retries: 0,
-      });
-      await em.save(tx);
-      const notification = await this.publisher.record(em, tx, null);
-      const account = await em.findOne(AccountEntity, { where: { id: caller.account.id }, lock: { mode: 'for_no_key_update' } });
-      if (!account) throw new AppError('USER_001');
-      const now = new Date();
-      checkSpendLimits(account, request.chain.chainId, estimate.costMicro, request.maxUsd, now);
-      await this.ledger.reserve(account.id, estimate.costMicro, `tx:${tx.id}`, em);
-      await em.update(AccountEntity, { id: account.id }, { dailyConsumedMicro: dailyConsumedMicro(account, now) + estimate.costMicro, dailyUpdatedAt: now });
-      return { tx, notification };
-    });
+      },
+      estimate.costMicro,
+      request.maxUsd,
+    );
     await this.sendQueue.enqueue(tx.id);
     await this.publisher.publish('status', notification);
     this.metrics.relaySubmitted.inc({ chain: String(tx.chainId), type: tx.transactionType });

@@ -6,17 +6,14 @@ import { DataSource } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import { Caller } from '../../../common/http/authenticated-request';
 import { microToUsd } from '../../../common/money/usd';
-import { LedgerService } from '../../accounts/domain/ledger.service';
-import { AccountEntity } from '../../accounts/entities/account.entity';
 import { ChainRegistry } from '../../chains/domain/chain-registry.service';
 import { TxStatusPublisher } from '../../tx-events/tx-status.publisher';
-import { dailyConsumedMicro } from '../../accounts/domain/daily-window';
 import { Estimator } from '../domain/estimator.service';
 import { weiToMicroUsd } from '../domain/fees';
+import { PendingWriter } from '../domain/pending-writer.service';
 import { RegionResolver } from '../domain/region-resolver';
 import { RelayRequest } from '../domain/relay-request';
 import { SendQueue } from '../domain/send-queue';
-import { checkSpendLimits } from '../domain/spend-limits';
 import { SubmitSignedTxDto } from '../dto/submit-signed-tx.dto';
 import { RelayBroadcastEntity } from '../entities/relay-broadcast.entity';
 import { RelayTransactionEntity } from '../entities/relay-transaction.entity';
@@ -38,10 +35,10 @@ export class FundingSignedService {
     private readonly regions: RegionResolver,
     private readonly estimator: Estimator,
     private readonly topUps: TopUpService,
-    private readonly ledger: LedgerService,
     private readonly publisher: TxStatusPublisher,
     private readonly sendQueue: SendQueue,
     private readonly settlement: SettlementService,
+    private readonly pending: PendingWriter,
   ) {}
 
   async submit(caller: Caller, dto: SubmitSignedTxDto, http: Pick<Request, 'header'>): Promise<{ txId: string; estimatedCostUSD: number; fundingTxHash: string | null }> {
@@ -77,13 +74,9 @@ export class FundingSignedService {
     const fundingWei = (topUpWei * (100n + FUNDING_FEE_PERCENT)) / 100n + transferGasWei;
     const costMicro = weiToMicroUsd(fundingWei, estimate.usdPerNative, chain.nativeCurrency.decimals);
 
-    const { tx, notification } = await this.dataSource.transaction(async (em) => {
-      const account = await em.findOne(AccountEntity, { where: { id: caller.account.id }, lock: { mode: 'for_no_key_update' } });
-      if (!account) throw new AppError('USER_001');
-      const now = new Date();
-      checkSpendLimits(account, chain.chainId, costMicro, request.maxUsd, now);
-      const tx = em.create(RelayTransactionEntity, {
-        userId: account.id,
+    const { tx, notification } = await this.pending.write(
+      caller.account.id,
+      {
         chainId: chain.chainId,
         to: signed.to.toLowerCase(),
         callData: signed.data,
@@ -93,34 +86,31 @@ export class FundingSignedService {
         maxFeePerGas: signed.maxFeePerGas?.toString() ?? null,
         maxPriorityFeePerGas: signed.maxPriorityFeePerGas?.toString() ?? null,
         label: request.label,
-        status: 'PENDING',
         transactionType: 'funding-signed',
         submitRegion: region,
         sender: signed.from.toLowerCase(),
         nonce: BigInt(signed.nonce),
         executionTxHash: signed.hash,
-        estimatedCostMicro: costMicro,
         fundingCostWei: fundingWei.toString(),
         fundingTxHash: null,
-        isAccountCharged: false,
-        retries: 0,
-      });
-      await em.save(tx);
-      await em.insert(RelayBroadcastEntity, {
-        txId: tx.id,
-        hash: signed.hash,
-        chainId: chain.chainId,
-        sender: signed.from.toLowerCase(),
-        nonce: BigInt(signed.nonce),
-        raw: dto.signedTx,
-        maxFeePerGas: (signed.maxFeePerGas ?? signed.gasPrice ?? 0n).toString(),
-        maxPriorityFeePerGas: signed.maxPriorityFeePerGas?.toString() ?? null,
-        broadcastAt: null,
-      });
-      await this.ledger.reserve(account.id, costMicro, `tx:${tx.id}`, em);
-      await em.update(AccountEntity, { id: account.id }, { dailyConsumedMicro: dailyConsumedMicro(account, now) + costMicro, dailyUpdatedAt: now });
-      return { tx, notification: await this.publisher.record(em, tx, null) };
-    });
+      },
+      costMicro,
+      request.maxUsd,
+      // The user's signed bytes are the transaction's only broadcast; the send job replays them.
+      async (em, row) => {
+        await em.insert(RelayBroadcastEntity, {
+          txId: row.id,
+          hash: signed.hash,
+          chainId: chain.chainId,
+          sender: signed.from.toLowerCase(),
+          nonce: BigInt(signed.nonce),
+          raw: dto.signedTx,
+          maxFeePerGas: (signed.maxFeePerGas ?? signed.gasPrice ?? 0n).toString(),
+          maxPriorityFeePerGas: signed.maxPriorityFeePerGas?.toString() ?? null,
+          broadcastAt: null,
+        });
+      },
+    );
     await this.publisher.publish('status', notification);
     // The top-up is signed (a pool nonce allocated) only once the record and reservation exist,
     // so a refused submission never leaves a nonce gap; the send job waits for it to be mined.
