@@ -57,3 +57,9 @@ export class RegisteredWebhooksDto {
   })
   signingSecret?: string;
 }
+
+export class RegisterWebhooksQueryDto {
+  @ApiPropertyOptional({ description: 'true issues a new signing secret (the old one stops working at once)', enum: ['true', 'false'] })
+  @IsOptional() @IsIn(['true', 'false', '1', '0'])
+  rotateSigningSecret?: string;
+}

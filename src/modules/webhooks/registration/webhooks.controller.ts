@@ -1,17 +1,11 @@
 import { Body, Controller, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
 import { RawResponse } from '../../../common/envelope/envelope-kind';
 import { Caller, CurrentCaller } from '../../../common/http/authenticated-request';
 import { ApiKeyOrJwt } from '../../auth/jwt/api-key-or-jwt.decorator';
-import { RegisteredWebhooksDto, RegisterWebhookDto } from '../dto/register-webhook.dto';
+import { RegisteredWebhooksDto, RegisterWebhookDto, RegisterWebhooksQueryDto } from '../dto/register-webhook.dto';
 import { RegisterWebhooksPipe } from './register-webhooks.pipe';
 import { WebhookRegistry } from './webhook-registry.service';
-
-class RegisterWebhooksQueryDto {
-  @IsOptional() @IsIn(['true', 'false', '1', '0'])
-  rotateSigningSecret?: string;
-}
 
 @ApiTags('webhooks')
 @Controller('api/user')
