@@ -30,7 +30,11 @@ export async function postWebhook(post: OutboundPost): Promise<OutboundResult> {
   const deadline = AbortSignal.timeout(post.timeoutMs);
   let addresses: LookupAddress[];
   try {
-    addresses = await resolvePublic(url.hostname, post.allowPrivate);
+    // The deadline covers the DNS lookup too: a stalling resolver must not hold a worker slot.
+    addresses = await Promise.race([
+      resolvePublic(url.hostname, post.allowPrivate),
+      new Promise<never>((_, reject) => deadline.addEventListener('abort', () => reject(new Error(`timed out after ${post.timeoutMs} ms`)), { once: true })),
+    ]);
   } catch (err) {
     return { ok: false, statusCode: null, error: (err as Error).message };
   }
