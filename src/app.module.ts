@@ -13,9 +13,11 @@ import { RelayWorkerModule } from './modules/relay/relay-worker.module';
 import { RelayModule } from './modules/relay/relay.module';
 import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
+import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 /** The role is read once at startup: `api` instances run no queue consumers. */
-const WORKER_MODULES = process.env.APP_ROLE === 'api' ? [] : [RelayWorkerModule];
+const WORKER_MODULES = process.env.APP_ROLE === 'api' ? [] : [RelayWorkerModule, WebhooksWorkerModule];
 
 @Module({
   imports: [
@@ -31,6 +33,7 @@ const WORKER_MODULES = process.env.APP_ROLE === 'api' ? [] : [RelayWorkerModule]
     HealthModule,
     RateLimitModule,
     RelayModule,
+    WebhooksModule,
     ...(process.env.APP_ROLE === 'worker' ? [] : [TxSocketModule]),
     ...WORKER_MODULES,
   ],

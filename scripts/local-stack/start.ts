@@ -62,6 +62,8 @@ async function main(): Promise<void> {
   const adminToken = process.env.ADMIN_TOKEN ?? readOr(join(STATE, 'admin-token'), () => randomBytes(24).toString('hex'));
   // Kept across restarts so wallet-login tokens stay valid when only the API restarts.
   const jwtSecret = process.env.JWT_SECRET ?? readOr(join(STATE, 'jwt-secret'), () => randomBytes(32).toString('hex'));
+  // Kept across restarts: webhook secrets sealed with it must stay readable.
+  const webhookKey = process.env.WEBHOOK_ENCRYPTION_KEY ?? readOr(join(STATE, 'webhook-encryption-key'), () => randomBytes(32).toString('hex'));
   const apiUrl = `http://localhost:${port}`;
 
   await checkRedis(redisUrl);
@@ -98,6 +100,9 @@ async function main(): Promise<void> {
     CHAINS_FILE: chainsFile,
     ADMIN_TOKEN: adminToken,
     JWT_SECRET: jwtSecret,
+    WEBHOOK_ENCRYPTION_KEY: webhookKey,
+    // Local receivers (localhost, LAN) are the point of a local stack.
+    WEBHOOK_ALLOW_PRIVATE: process.env.WEBHOOK_ALLOW_PRIVATE ?? 'true',
     PORT: String(port),
     RELAYER_MNEMONIC: process.env.RELAYER_MNEMONIC ?? DEV_RELAYER_MNEMONIC,
     AUTH_MNEMONIC: process.env.AUTH_MNEMONIC ?? DEV_AUTH_MNEMONIC,

@@ -2,7 +2,9 @@ import { Module } from '@nestjs/common';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
 import { AccountsModule } from '../modules/accounts/accounts.module';
+import { WebhookDeadLettersModule } from '../modules/webhooks/webhook-dead-letters.module';
+import { RedisModule } from '../redis/redis.module';
 
-/** Just what the operator commands need: no HTTP, no queues, no chains. */
-@Module({ imports: [ConfigModule, DatabaseModule, AccountsModule] })
+/** Just what the operator commands need: no HTTP, no queues, no chains (Redis only to wake webhook workers on a replay). */
+@Module({ imports: [ConfigModule, DatabaseModule, RedisModule, AccountsModule, WebhookDeadLettersModule] })
 export class AdminCliModule {}

@@ -5,6 +5,8 @@ import { toAccountView } from '../modules/accounts/domain/account-view';
 import { AccountsService } from '../modules/accounts/domain/accounts.service';
 import { LedgerService } from '../modules/accounts/domain/ledger.service';
 import { AccountLimitsDto, CreateAccountDto, CreditDto } from '../modules/accounts/dto/admin.dto';
+import { WebhookDeadLetters } from '../modules/webhooks/admin/dead-letters.service';
+import { DeadLetterQueryDto, ReplayDeadLetterDto } from '../modules/webhooks/dto/dead-letter.dto';
 
 type Flags = Map<string, string | true>;
 
@@ -18,7 +20,9 @@ export const USAGE = `relay-admin <command> [options]
                   [--breaker true|false] [--streak-limit N] [--disabled-chains 1,2]
                   [--disabled true|false] [--reset-streak]
   keys create --address <addr>
-  keys revoke --key <key>`;
+  keys revoke --key <key>
+  webhooks dead-letters [--address <addr>] [--limit N]
+  webhooks replay --id <dead-letter id>`;
 
 export class UsageError extends Error {}
 
@@ -53,7 +57,13 @@ async function checked<T extends object>(cls: new () => T, plain: object): Promi
 }
 
 /** Runs one admin command and returns what to print. */
-export async function runAdminCommand(words: string[], flags: Flags, accounts: AccountsService, ledger: LedgerService): Promise<unknown> {
+export async function runAdminCommand(
+  words: string[],
+  flags: Flags,
+  accounts: AccountsService,
+  ledger: LedgerService,
+  deadLetters: WebhookDeadLetters,
+): Promise<unknown> {
   const [group, action] = words;
   switch (`${group} ${action}`) {
     case 'accounts create': {
@@ -90,6 +100,15 @@ export async function runAdminCommand(words: string[], flags: Flags, accounts: A
     case 'keys revoke':
       await accounts.revokeKey(need(flags, 'key'));
       return { revoked: true };
+    case 'webhooks dead-letters': {
+      const address = flags.get('address');
+      const dto = await checked(DeadLetterQueryDto, { address: typeof address === 'string' ? address : undefined, limit: num(flags, 'limit') });
+      return deadLetters.list(dto);
+    }
+    case 'webhooks replay': {
+      const dto = await checked(ReplayDeadLetterDto, { id: need(flags, 'id') });
+      return deadLetters.replay(dto.id);
+    }
     default:
       throw new UsageError(`unknown command: ${words.join(' ') || '(none)'}`);
   }

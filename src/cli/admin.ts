@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AccountsService } from '../modules/accounts/domain/accounts.service';
 import { LedgerService } from '../modules/accounts/domain/ledger.service';
+import { WebhookDeadLetters } from '../modules/webhooks/admin/dead-letters.service';
 import { AdminCliModule } from './admin-cli.module';
 import { describeError, runAdminCommand, UsageError, USAGE } from './admin-commands';
 import { parseArgs } from './parse-args';
@@ -16,7 +17,7 @@ async function main(): Promise<number> {
   }
   const app = await NestFactory.createApplicationContext(AdminCliModule, { logger: ['error'] });
   try {
-    const result = await runAdminCommand(words, flags, app.get(AccountsService), app.get(LedgerService));
+    const result = await runAdminCommand(words, flags, app.get(AccountsService), app.get(LedgerService), app.get(WebhookDeadLetters));
     console.log(flags.has('json') ? JSON.stringify(result) : JSON.stringify(result, null, 2));
     return 0;
   } catch (err) {

@@ -125,6 +125,36 @@ export class AppConfig {
 
   @IsInt() @Min(500)
   RELAY_RECONCILE_INTERVAL_MS: number = 5_000;
+
+  // --- webhooks ---
+  /**
+   * AES-256-GCM key for webhook secrets at rest (outbound auth secrets, signing secrets):
+   * 32 bytes as 64 hex digits or base64. Unset turns webhooks off (registration answers
+   * SYSTEM_002), so deployments without webhooks need no key.
+   */
+  @IsOptional()
+  @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, { message: 'WEBHOOK_ENCRYPTION_KEY must be 32 bytes as 64 hex digits or base64' })
+  WEBHOOK_ENCRYPTION_KEY?: string;
+
+  /** Lets webhooks reach loopback, private and link-local addresses: local stacks and tests only. */
+  @Transform(toBool) @IsBoolean()
+  WEBHOOK_ALLOW_PRIVATE: boolean = false;
+
+  /** One delivery attempt, connect to last byte. */
+  @IsInt() @Min(100) @Max(60_000)
+  WEBHOOK_TIMEOUT_MS: number = 10_000;
+
+  /** Wait before each retry (comma-separated ms); after the last one fails the delivery is dead-lettered. */
+  @Matches(/^\d+(,\d+){0,19}$/, { message: 'WEBHOOK_RETRY_SCHEDULE_MS must be a comma-separated list of milliseconds' })
+  WEBHOOK_RETRY_SCHEDULE_MS: string = '5000,30000,120000,600000,1800000,3600000';
+
+  /** Safety-net pass over undispatched events and due deliveries (the Redis signal is the fast path). */
+  @IsInt() @Min(100)
+  WEBHOOK_SWEEP_INTERVAL_MS: number = 5_000;
+
+  /** Delivery attempts one worker runs at once. */
+  @IsInt() @Min(1) @Max(500)
+  WEBHOOK_CONCURRENCY: number = 20;
 }
 
 export function validateConfig(env: Record<string, unknown>): AppConfig {

@@ -5,6 +5,9 @@ import { RelayBroadcastEntity } from '../modules/relay/entities/relay-broadcast.
 import { RelayTransactionEntity } from '../modules/relay/entities/relay-transaction.entity';
 import { SignerNonceEntity } from '../modules/relay/entities/signer-nonce.entity';
 import { TxStatusEventEntity } from '../modules/tx-events/tx-status-event.entity';
+import { WebhookDeliveryEntity } from '../modules/webhooks/entities/webhook-delivery.entity';
+import { WebhookSigningKeyEntity } from '../modules/webhooks/entities/webhook-signing-key.entity';
+import { WebhookEntity } from '../modules/webhooks/entities/webhook.entity';
 
 /** Every entity, listed once for the app, the migration CLI and tests. */
 export const ENTITIES = [
@@ -15,4 +18,7 @@ export const ENTITIES = [
   RelayBroadcastEntity,
   SignerNonceEntity,
   TxStatusEventEntity,
+  WebhookEntity,
+  WebhookSigningKeyEntity,
+  WebhookDeliveryEntity,
 ];

@@ -7,6 +7,8 @@ export const TEST_CHAINS_FILE = join(TEST_STATE_DIR, 'chains.json');
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
 /** Fixed so specs can sign their own (expired, foreign) tokens. */
 export const TEST_JWT_SECRET = 'test-jwt-secret-0123456789abcdef0123456789';
+/** AES-256-GCM key of webhook secrets at rest (64 hex digits). */
+export const TEST_WEBHOOK_ENCRYPTION_KEY = '6a1f0e3c9b2d4f5e8a7c6b5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f';
 export const TEST_CHAINS = [
   { chainId: 31337, name: 'Devnet', port: Number(process.env.TEST_CHAIN_31337_PORT ?? 18545) },
   { chainId: 84532, name: 'Base Sepolia (local)', port: Number(process.env.TEST_CHAIN_84532_PORT ?? 18546) },
@@ -27,5 +29,11 @@ export function testEnv(): Record<string, string> {
     AUTH_MNEMONIC: DEV_AUTH_MNEMONIC,
     RELAY_RECEIPT_POLL_MS: '50',
     RELAY_RECONCILE_INTERVAL_MS: '1000',
+    WEBHOOK_ENCRYPTION_KEY: TEST_WEBHOOK_ENCRYPTION_KEY,
+    // The specs' receivers listen on 127.0.0.1; the refusal is tested with this off.
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    WEBHOOK_RETRY_SCHEDULE_MS: '100,150,200,250,300,350',
+    WEBHOOK_SWEEP_INTERVAL_MS: '500',
+    WEBHOOK_TIMEOUT_MS: '2000',
   };
 }

@@ -43,6 +43,35 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly webhookAttempts = new Counter({
+    name: 'webhook_delivery_attempts_total',
+    help: 'Webhook POST attempts by result (success: 2xx)',
+    labelNames: ['result'],
+    registers: [this.registry],
+  });
+
+  readonly webhookAttemptDuration = new Histogram({
+    name: 'webhook_delivery_attempt_duration_seconds',
+    help: 'Duration of one webhook POST attempt, by result',
+    labelNames: ['result'],
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  readonly webhookDeliveries = new Counter({
+    name: 'webhook_deliveries_total',
+    help: 'Webhook deliveries that reached an outcome: delivered, dead (dead-lettered) or cancelled',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+
+  readonly webhookDeliveryLag = new Histogram({
+    name: 'webhook_delivery_lag_seconds',
+    help: 'Status change to successful webhook delivery (includes retries)',
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 3600, 14400],
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

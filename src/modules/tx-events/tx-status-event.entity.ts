@@ -28,4 +28,8 @@ export class TxStatusEventEntity {
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
+
+  /** Set once the webhook dispatcher has turned the event into deliveries (the outbox cursor). */
+  @Column({ name: 'dispatched_at', type: 'timestamptz', nullable: true })
+  dispatchedAt: Date | null;
 }

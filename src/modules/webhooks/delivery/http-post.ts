@@ -1,0 +1,83 @@
+import { request as httpRequest, IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { LookupAddress } from 'node:dns';
+import { resolvePublic } from '../ssrf/public-resolver';
+
+export interface OutboundPost {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+  allowPrivate: boolean;
+}
+
+export interface OutboundResult {
+  ok: boolean;
+  statusCode: number | null;
+  /** Why the attempt failed; never contains header values (secrets). */
+  error: string | null;
+}
+
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+/**
+ * One POST to a webhook: resolve the host, refuse non-public addresses, then connect to
+ * exactly the addresses that were checked (DNS rebinding cannot swap them), with one overall
+ * deadline. Only a 2xx counts; redirects are not followed (a moved endpoint is re-registered).
+ */
+export async function postWebhook(post: OutboundPost): Promise<OutboundResult> {
+  const url = new URL(post.url);
+  const deadline = AbortSignal.timeout(post.timeoutMs);
+  let addresses: LookupAddress[];
+  try {
+    // The deadline covers the DNS lookup too: a stalling resolver must not hold a worker slot.
+    addresses = await Promise.race([
+      resolvePublic(url.hostname, post.allowPrivate),
+      new Promise<never>((_, reject) => deadline.addEventListener('abort', () => reject(new Error(`timed out after ${post.timeoutMs} ms`)), { once: true })),
+    ]);
+  } catch (err) {
+    return { ok: false, statusCode: null, error: (err as Error).message };
+  }
+  const pinned = (_host: string, options: unknown, callback: (...args: unknown[]) => void) => {
+    if (typeof options === 'object' && options !== null && (options as { all?: boolean }).all) callback(null, addresses);
+    else callback(null, addresses[0].address, addresses[0].family);
+  };
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<OutboundResult>((resolve) => {
+    let settled = false;
+    const finish = (result: OutboundResult) => {
+      if (settled) return;
+      settled = true;
+      resolve(result);
+    };
+    const req = send(
+      url,
+      {
+        method: 'POST',
+        headers: { ...post.headers, 'content-length': String(Buffer.byteLength(post.body)) },
+        lookup: pinned as never,
+        agent: false,
+        signal: deadline,
+      },
+      (res: IncomingMessage) => {
+        let received = 0;
+        res.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          if (received > MAX_RESPONSE_BYTES) res.destroy();
+        });
+        const done = () => {
+          const status = res.statusCode ?? 0;
+          finish({ ok: status >= 200 && status < 300, statusCode: status, error: status >= 200 && status < 300 ? null : `HTTP ${status}` });
+        };
+        res.on('end', done);
+        res.on('close', done);
+        res.on('error', done);
+      },
+    );
+    req.on('error', (err: Error) => {
+      const reason = deadline.aborted ? `timed out after ${post.timeoutMs} ms` : err.message;
+      finish({ ok: false, statusCode: null, error: reason });
+    });
+    req.end(post.body);
+  });
+}

@@ -1,0 +1,39 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+
+/** Shared by the admin REST API and the admin CLI. */
+export class DeadLetterQueryDto {
+  @ApiPropertyOptional({ description: 'Only this account (wallet address)' })
+  @IsOptional() @IsString()
+  address?: string;
+
+  @ApiPropertyOptional({ default: 50, maximum: 500 })
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(500)
+  limit?: number;
+}
+
+export class ReplayDeadLetterDto {
+  @ApiProperty({ description: 'Dead-letter (delivery) id', example: '42' })
+  @IsString() @Matches(/^[1-9]\d{0,18}$/, { message: 'id must be a delivery id (a positive integer)' })
+  id: string;
+}
+
+export class DeadLetterDto {
+  @ApiProperty() id: string;
+  @ApiProperty() userId: string;
+  @ApiProperty() webhookId: string;
+  @ApiProperty() url: string;
+  @ApiProperty() txId: string;
+  @ApiProperty({ description: 'The status the notification announces' }) txStatus: string;
+  @ApiProperty() attempts: number;
+  @ApiProperty({ nullable: true, type: Number }) lastStatusCode: number | null;
+  @ApiProperty({ nullable: true, type: String }) lastError: string | null;
+  @ApiProperty() createdAt: string;
+  @ApiProperty() deadAt: string;
+}
+
+export class ReplayedDto {
+  @ApiProperty() id: string;
+  @ApiProperty({ example: 'pending' }) status: 'pending';
+}

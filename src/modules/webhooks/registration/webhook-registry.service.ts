@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { AppError } from '../../../common/errors/app-error';
+import { AppConfig } from '../../../config/app-config';
+import type { AccountEntity } from '../../accounts/entities/account.entity';
+import { SecretBox } from '../crypto/secret-box';
+import { RegisteredWebhooksDto, RegisterWebhookDto, WebhookViewDto } from '../dto/register-webhook.dto';
+import { WebhookSigningKeyEntity } from '../entities/webhook-signing-key.entity';
+import { WebhookEntity } from '../entities/webhook.entity';
+import { newSigningSecret } from '../signing/standard-webhooks';
+import { NonPublicTargetError, resolvePublic } from '../ssrf/public-resolver';
+import { authSecretContext, signingSecretContext } from './secret-contexts';
+
+/** Headers the service sets itself; an api-key header by one of these names would clobber them. */
+const RESERVED_HEADERS = new Set(['host', 'content-type', 'content-length', 'transfer-encoding', 'connection', 'user-agent', 'webhook-id', 'webhook-timestamp', 'webhook-signature']);
+
+/**
+ * Registration replaces an account's whole webhook set in one transaction. A webhook sent
+ * again unchanged (same URL, auth type, key name and placement) keeps its identity, so its
+ * pending retries and dead letters survive re-registration; webhooks left out are deleted
+ * with their deliveries.
+ */
+@Injectable()
+export class WebhookRegistry {
+  private readonly logger = new Logger(WebhookRegistry.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly box: SecretBox,
+    private readonly config: AppConfig,
+  ) {}
+
+  async register(account: AccountEntity, items: RegisterWebhookDto[], rotateSigningSecret: boolean): Promise<RegisteredWebhooksDto> {
+    if (!this.box.enabled) throw new AppError('SYSTEM_002', 'webhooks are disabled: WEBHOOK_ENCRYPTION_KEY is not set');
+    for (const [index, item] of items.entries()) await this.checkTarget(index, item);
+
+    const { webhooks, signingSecret } = await this.dataSource.transaction(async (em) => {
+      // Serialises registrations of one account without touching the account row the relay locks.
+      await em.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`webhooks:${account.id}`]);
+      const webhooks = await this.replaceSet(em, account.id, items);
+      const signingSecret = await this.issueSigningSecret(em, account.id, rotateSigningSecret);
+      return { webhooks, signingSecret };
+    });
+    this.logger.log(`account ${account.id} registered ${webhooks.length} webhook(s)${signingSecret ? ', signing secret issued' : ''}`);
+    return {
+      userId: account.id,
+      address: account.address,
+      webhooks: webhooks.map(toView),
+      ...(signingSecret ? { signingSecret } : {}),
+    };
+  }
+
+  private async checkTarget(index: number, item: RegisterWebhookDto): Promise<void> {
+    let url: URL;
+    try {
+      url = new URL(item.url);
+    } catch {
+      throw new AppError('VALIDATION_001', `[${index}].url is not a valid URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AppError('VALIDATION_001', `[${index}].url must start with http:// or https://`);
+    if (url.username || url.password) throw new AppError('VALIDATION_001', `[${index}].url must not carry credentials; use authType and secret`);
+    if (item.authType === 'basic' && !item.secret?.includes(':')) throw new AppError('VALIDATION_001', `[${index}].secret must be user:password for basic auth`);
+    if (item.authType === 'api-key' && RESERVED_HEADERS.has(item.apiKeyVar!.toLowerCase())) {
+      throw new AppError('VALIDATION_001', `[${index}].apiKeyVar ${item.apiKeyVar} is a header the service sets itself`);
+    }
+    try {
+      await resolvePublic(url.hostname, this.config.WEBHOOK_ALLOW_PRIVATE);
+    } catch (err) {
+      if (err instanceof NonPublicTargetError) throw new AppError('VALIDATION_001', `[${index}].url refused: ${err.message}`);
+      throw err;
+    }
+  }
+
+  private async replaceSet(em: EntityManager, userId: string, items: RegisterWebhookDto[]): Promise<WebhookEntity[]> {
+    const repo = em.getRepository(WebhookEntity);
+    const existing = await repo.find({ where: { userId }, order: { position: 'ASC' } });
+    const unclaimed = new Map<string, WebhookEntity[]>();
+    for (const row of existing) unclaimed.set(identity(row), [...(unclaimed.get(identity(row)) ?? []), row]);
+
+    const saved: WebhookEntity[] = [];
+    for (const [position, item] of items.entries()) {
+      const fields = {
+        userId,
+        position,
+        url: item.url,
+        authType: item.authType,
+        apiKeyVar: item.authType === 'api-key' ? item.apiKeyVar! : null,
+        apiKeyPlacement: item.apiKeyPlacement ?? 'header',
+        enabled: item.enabled ?? true,
+      } as const;
+      const reused = unclaimed.get(identity(fields))?.shift();
+      const row = repo.create({ ...reused, ...fields });
+      if (!reused) row.id = randomUUID();
+      row.secretSealed = item.authType === 'none' ? null : this.box.seal(item.secret!, authSecretContext(row.id));
+      saved.push(row);
+    }
+    const dropped = [...unclaimed.values()].flat().map((r) => r.id);
+    if (dropped.length) await repo.delete(dropped);
+    if (saved.length) await repo.save(saved);
+    return saved;
+  }
+
+  /** Issued on the account's first registration and on request; otherwise the existing one stays (and is not returned). */
+  private async issueSigningSecret(em: EntityManager, userId: string, rotate: boolean): Promise<string | null> {
+    const repo = em.getRepository(WebhookSigningKeyEntity);
+    const current = await repo.findOneBy({ userId });
+    if (current && !rotate) return null;
+    const secret = newSigningSecret();
+    const sealed = this.box.seal(secret, signingSecretContext(userId));
+    if (current) await repo.update({ userId }, { secretSealed: sealed, rotatedAt: new Date() });
+    else await repo.insert({ userId, secretSealed: sealed });
+    return secret;
+  }
+}
+
+function identity(w: Pick<WebhookEntity, 'url' | 'authType' | 'apiKeyVar' | 'apiKeyPlacement'>): string {
+  return JSON.stringify([w.url, w.authType, w.apiKeyVar ?? null, w.apiKeyPlacement]);
+}
+
+function toView(w: WebhookEntity): WebhookViewDto {
+  return {
+    url: w.url,
+    authType: w.authType,
+    ...(w.apiKeyVar ? { apiKeyVar: w.apiKeyVar } : {}),
+    apiKeyPlacement: w.apiKeyPlacement,
+    enabled: w.enabled,
+  };
+}

@@ -1,0 +1,34 @@
+import { Body, Controller, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RawResponse } from '../../../common/envelope/envelope-kind';
+import { Caller, CurrentCaller } from '../../../common/http/authenticated-request';
+import { ApiKeyOrJwt } from '../../auth/jwt/api-key-or-jwt.decorator';
+import { RegisteredWebhooksDto, RegisterWebhookDto, RegisterWebhooksQueryDto } from '../dto/register-webhook.dto';
+import { RegisterWebhooksPipe } from './register-webhooks.pipe';
+import { WebhookRegistry } from './webhook-registry.service';
+
+@ApiTags('webhooks')
+@Controller('api/user')
+export class WebhooksController {
+  constructor(private readonly registry: WebhookRegistry) {}
+
+  @Post('register-webhooks')
+  @HttpCode(200)
+  @ApiKeyOrJwt()
+  @RawResponse()
+  @ApiOperation({
+    summary: 'Replace the account’s webhooks',
+    description:
+      'Top-level JSON array (at most 20). Secrets are never returned. The response carries signingSecret (Standard Webhooks, whsec_...) only when this call issued it: the first registration, or with ?rotateSigningSecret=true.',
+  })
+  @ApiBody({ type: [RegisterWebhookDto] })
+  @ApiOkResponse({ type: RegisteredWebhooksDto, description: 'Bare object, no envelope' })
+  register(
+    @CurrentCaller() caller: Caller,
+    @Body(RegisterWebhooksPipe) body: RegisterWebhookDto[],
+    @Query() query: RegisterWebhooksQueryDto,
+  ): Promise<RegisteredWebhooksDto> {
+    const rotate = query.rotateSigningSecret === 'true' || query.rotateSigningSecret === '1';
+    return this.registry.register(caller.account, body, rotate);
+  }
+}
