@@ -5,6 +5,11 @@ import { RelayBroadcastEntity } from '../modules/relay/entities/relay-broadcast.
 import { RelayTransactionEntity } from '../modules/relay/entities/relay-transaction.entity';
 import { SignerNonceEntity } from '../modules/relay/entities/signer-nonce.entity';
 import { TxStatusEventEntity } from '../modules/tx-events/tx-status-event.entity';
+import { VaultBidEntity } from '../modules/vault/entities/vault-bid.entity';
+import { VaultOrderEntity } from '../modules/vault/entities/vault-order.entity';
+import { VaultPositionEntity } from '../modules/vault/entities/vault-position.entity';
+import { VaultQuoteEntity } from '../modules/vault/entities/vault-quote.entity';
+import { VaultShareSampleEntity } from '../modules/vault/entities/vault-share-sample.entity';
 
 /** Every entity, listed once for the app, the migration CLI and tests. */
 export const ENTITIES = [
@@ -15,4 +20,9 @@ export const ENTITIES = [
   RelayBroadcastEntity,
   SignerNonceEntity,
   TxStatusEventEntity,
+  VaultShareSampleEntity,
+  VaultQuoteEntity,
+  VaultBidEntity,
+  VaultOrderEntity,
+  VaultPositionEntity,
 ];
