@@ -11,11 +11,13 @@ import { PricingModule } from './modules/pricing/pricing.module';
 import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
 import { RelayWorkerModule } from './modules/relay/relay-worker.module';
 import { RelayModule } from './modules/relay/relay.module';
+import { VaultWorkerModule } from './modules/vault/vault-worker.module';
+import { VaultModule } from './modules/vault/vault.module';
 import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
 
 /** The role is read once at startup: `api` instances run no queue consumers. */
-const WORKER_MODULES = process.env.APP_ROLE === 'api' ? [] : [RelayWorkerModule];
+const WORKER_MODULES = process.env.APP_ROLE === 'api' ? [] : [RelayWorkerModule, VaultWorkerModule];
 
 @Module({
   imports: [
@@ -31,6 +33,7 @@ const WORKER_MODULES = process.env.APP_ROLE === 'api' ? [] : [RelayWorkerModule]
     HealthModule,
     RateLimitModule,
     RelayModule,
+    VaultModule,
     ...(process.env.APP_ROLE === 'worker' ? [] : [TxSocketModule]),
     ...WORKER_MODULES,
   ],
