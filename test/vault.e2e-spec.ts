@@ -155,6 +155,12 @@ describe('vault deposits and withdrawals (solver auction, EIP-7702 settlement)',
     expect((await rpc.getTransaction(order.executionTxHash))?.type).toBe(4);
     expect((await rpc.getCode(user.address)).toLowerCase()).toBe(`0xef0100${chain.contracts.settlementDelegate.slice(2).toLowerCase()}`);
 
+    // The delegate's own replay protection: the same signed batch sent again reverts (nonce used).
+    const relayed = (await t.http().get('/api/tx').query({ id: order.relayTxId }).expect(200)).body.data;
+    const replay = await post('/api/submit-tx', { chainId: 31337, to: user.address, callData: relayed.callData }).expect(500);
+    expect(replay.body.error.code).toBe('TRANSACTION_004');
+    expect(replay.body.error.message).toContain(new Interface(['error NonceAlreadyUsed(uint256)']).getError('NonceAlreadyUsed')!.selector);
+
     // 60 / 40 of the deposit, in shares worth exactly that much at deposit time.
     const db = t.app.get(DataSource);
     const positions: Array<{ venue_id: string; shares: string; cost_basis: string }> = await db.query(
