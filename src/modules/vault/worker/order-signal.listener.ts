@@ -5,7 +5,7 @@ import { TxSignal } from '../../tx-events/tx-notification';
 import { TxSignalSubscriber } from '../../tx-events/tx-signal.subscriber';
 import { OrderTracker } from '../domain/order-tracker.service';
 
-/** Settles an order as soon as the relay announces its transaction's final status (or its hash). */
+/** Settles an order as soon as the relay announces its transaction's final status. */
 @Injectable()
 export class OrderSignalListener implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(OrderSignalListener.name);
@@ -26,8 +26,9 @@ export class OrderSignalListener implements OnApplicationBootstrap, OnModuleDest
   }
 
   private async onSignal(signal: TxSignal): Promise<void> {
-    const { txId, status, executionTxHash } = signal.notification;
-    if (status === 'PENDING' && !executionTxHash) return;
+    // Only final statuses move an order; GET shows the hash of a relaying one from the relay itself.
+    const { txId, status } = signal.notification;
+    if (signal.kind !== 'status' || status === 'PENDING') return;
     try {
       const rows: Array<{ id: string }> = await this.db.query(`SELECT id FROM vault_orders WHERE relay_tx_id = $1 AND status = 'relaying'`, [txId]);
       for (const row of rows) await this.tracker.track(row.id);
