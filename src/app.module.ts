@@ -11,13 +11,15 @@ import { PricingModule } from './modules/pricing/pricing.module';
 import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
 import { RelayWorkerModule } from './modules/relay/relay-worker.module';
 import { RelayModule } from './modules/relay/relay.module';
+import { VaultWorkerModule } from './modules/vault/vault-worker.module';
+import { VaultModule } from './modules/vault/vault.module';
 import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
 import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 /** The role is read once at startup: `api` instances run no queue consumers. */
-const WORKER_MODULES = process.env.APP_ROLE === 'api' ? [] : [RelayWorkerModule, WebhooksWorkerModule];
+const WORKER_MODULES = process.env.APP_ROLE === 'api' ? [] : [RelayWorkerModule, WebhooksWorkerModule, VaultWorkerModule];
 
 @Module({
   imports: [
@@ -34,6 +36,7 @@ const WORKER_MODULES = process.env.APP_ROLE === 'api' ? [] : [RelayWorkerModule,
     RateLimitModule,
     RelayModule,
     WebhooksModule,
+    VaultModule,
     ...(process.env.APP_ROLE === 'worker' ? [] : [TxSocketModule]),
     ...WORKER_MODULES,
   ],

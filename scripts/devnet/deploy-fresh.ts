@@ -3,7 +3,7 @@ import { ANVIL_TEST_ACCOUNTS, DEPLOYER_ADDRESS, DEPLOYER_PRIVATE_KEY } from './a
 import type { ArtifactSet, ContractArtifact } from './compile';
 import { type NpmArtifacts, pairInitCodeHash } from './npm-artifacts';
 import { type Permit2Placement, deployPermit2 } from './permit2';
-import { DEPLOYER_ETH, DEX_CONTRACT_KEYS, type DexId, MINTABLE_TOKENS, POOLS, TEST_ACCOUNT_GRANTS, WETH_TOKEN, poolKey } from './plan';
+import { DEPLOYER_ETH, DEX_CONTRACT_KEYS, type DexId, MINTABLE_TOKENS, POOLS, SECONDS_PER_YEAR, TEST_ACCOUNT_GRANTS, VAULT_VENUES, WETH_TOKEN, poolKey, vaultKey } from './plan';
 import { GAS, TxSender, hexQuantity } from './tx-sender';
 import type { DevnetChain, DevnetToken } from './types';
 import { addressesWithoutCode, checkPairRegistered, computePairAddress } from './verify';
@@ -103,6 +103,24 @@ export async function deployFresh(
     for (const [symbol, amount] of Object.entries(TEST_ACCOUNT_GRANTS)) {
       await give(`grant ${symbol} to ${account.address}`, account.address, symbol, amount);
     }
+  }
+
+  // 7. The EIP-7702 settlement delegate and the ERC-4626 venues, seeded by the deployer.
+  contracts.settlementDelegate = await sender.deploy('deploy SettlementDelegate', requireArtifact(artifacts, 'SettlementDelegate').bytecode);
+  const vaultArtifact = requireArtifact(artifacts, 'YieldVault');
+  const vaultIface = new Interface(vaultArtifact.abi);
+  for (const venue of VAULT_VENUES) {
+    const asset = token(venue.asset);
+    const seed = parseUnits(venue.seed, asset.decimals);
+    // Basis points of a percent keep fractional APYs exact in integer maths.
+    const yieldPerSecond = (seed * BigInt(Math.round(venue.apyPercent * 100))) / 10_000n / SECONDS_PER_YEAR;
+    const args = [asset.address, venue.name, `rv-${venue.venueId}`, yieldPerSecond, venue.full ? seed : 0n, DEPLOYER_ADDRESS];
+    const vault = await sender.deploy(`deploy vault ${venue.venueId}`, concat([vaultArtifact.bytecode, vaultIface.encodeDeploy(args)]));
+    contracts[vaultKey(venue.venueId)] = vault;
+    await sender.send({ label: `seed ${venue.venueId}: mint`, to: asset.address, data: tokenIface.encodeFunctionData('mint', [DEPLOYER_ADDRESS, seed]), gasLimit: GAS.call });
+    await sender.send({ label: `seed ${venue.venueId}: approve`, to: asset.address, data: tokenIface.encodeFunctionData('approve', [vault, seed]), gasLimit: GAS.call });
+    await sender.send({ label: `seed ${venue.venueId}: deposit`, to: vault, data: vaultIface.encodeFunctionData('deposit', [seed, DEPLOYER_ADDRESS]), gasLimit: GAS.call });
+    if (venue.paused) await sender.send({ label: `pause ${venue.venueId}`, to: vault, data: vaultIface.encodeFunctionData('pause'), gasLimit: GAS.call });
   }
 
   await sender.confirmAll();

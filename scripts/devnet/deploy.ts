@@ -7,7 +7,7 @@ import { withAutomine } from './mining';
 import { markerMatchesChain, readMarker, writeMarker } from './marker';
 import { type NpmArtifacts, loadNpmArtifacts, routerMatchesPairInitCode } from './npm-artifacts';
 import { DEFAULT_STATE_DIR } from './paths';
-import { FUND_ETH, MINTABLE_TOKENS, POOLS, TEST_ACCOUNT_GRANTS } from './plan';
+import { FUND_ETH, MINTABLE_TOKENS, POOLS, TEST_ACCOUNT_GRANTS, VAULT_VENUES } from './plan';
 import { hexQuantity } from './tx-sender';
 import type { DevnetChain } from './types';
 
@@ -99,13 +99,16 @@ function computePlanHash(artifacts: ArtifactSet, npm: NpmArtifacts): string {
   return createHash('sha256')
     .update(
       JSON.stringify({
-        v: 1,
+        v: 2,
         deployer: DEPLOYER_ADDRESS,
         tokens: MINTABLE_TOKENS,
         pools: POOLS,
         grants: TEST_ACCOUNT_GRANTS,
         accounts: ANVIL_TEST_ACCOUNTS.map((a) => a.address),
+        venues: VAULT_VENUES,
         mintable: code(artifacts.MintableERC20?.bytecode),
+        delegate: code(artifacts.SettlementDelegate?.bytecode),
+        vault: code(artifacts.YieldVault?.bytecode),
         npm: Object.fromEntries(Object.entries(npm as unknown as Record<string, ContractArtifact>).map(([name, artifact]) => [name, code(artifact.bytecode)])),
       }),
     )

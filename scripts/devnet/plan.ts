@@ -78,3 +78,46 @@ export const TEST_ACCOUNT_GRANTS: Readonly<Record<string, string>> = {
 export const FUND_ETH = '10000';
 /** The deployer pays for ~80 txs; give it far more than it can ever spend. */
 export const DEPLOYER_ETH = '1000000';
+
+/**
+ * ERC-4626 venues (contracts/test/YieldVault.sol), each seeded by the deployer so it has a TVL and
+ * a rising share price. `apyPercent` sets the vault's fixed yield per second from the seed
+ * (seed × apy / year), so the measured APY starts there and falls as deposits dilute it. Two extra
+ * USDC venues are deliberately unhealthy (one paused, one at its deposit cap) and look the most
+ * attractive, so a health check that let them through would show.
+ */
+export interface VaultVenueSpec {
+  venueId: string;
+  asset: string;
+  name: string;
+  riskScore: number;
+  feeBps: number;
+  apyPercent: number;
+  /** Human-readable assets the deployer deposits. */
+  seed: string;
+  /** Deposit cap equal to the seed: the vault is full from the start. */
+  full?: boolean;
+  paused?: boolean;
+}
+
+export const VAULT_VENUES: readonly VaultVenueSpec[] = [
+  { venueId: 'usdc-steady', asset: 'USDC', name: 'Steady USDC', riskScore: 0.2, feeBps: 10, apyPercent: 4, seed: '100000' },
+  { venueId: 'usdc-balanced', asset: 'USDC', name: 'Balanced USDC', riskScore: 0.5, feeBps: 50, apyPercent: 8, seed: '100000' },
+  { venueId: 'usdc-max', asset: 'USDC', name: 'Max Yield USDC', riskScore: 0.8, feeBps: 100, apyPercent: 14, seed: '100000' },
+  { venueId: 'usdc-paused', asset: 'USDC', name: 'Paused USDC', riskScore: 0.1, feeBps: 0, apyPercent: 20, seed: '100000', paused: true },
+  { venueId: 'usdc-full', asset: 'USDC', name: 'Full USDC', riskScore: 0.1, feeBps: 0, apyPercent: 25, seed: '100000', full: true },
+  { venueId: 'dai-steady', asset: 'DAI', name: 'Steady DAI', riskScore: 0.15, feeBps: 0, apyPercent: 3, seed: '100000' },
+  { venueId: 'dai-balanced', asset: 'DAI', name: 'Balanced DAI', riskScore: 0.45, feeBps: 25, apyPercent: 6, seed: '100000' },
+  { venueId: 'dai-max', asset: 'DAI', name: 'Max Yield DAI', riskScore: 0.75, feeBps: 75, apyPercent: 10, seed: '100000' },
+  // No WBTC venue is conservative (risk <= 0.3).
+  { venueId: 'wbtc-core', asset: 'WBTC', name: 'Core WBTC', riskScore: 0.4, feeBps: 20, apyPercent: 2, seed: '10' },
+  { venueId: 'wbtc-basis', asset: 'WBTC', name: 'Basis WBTC', riskScore: 0.55, feeBps: 50, apyPercent: 5, seed: '10' },
+  { venueId: 'wbtc-leveraged', asset: 'WBTC', name: 'Leveraged WBTC', riskScore: 0.9, feeBps: 150, apyPercent: 12, seed: '10' },
+];
+
+/** DevnetChain.contracts key of a venue's vault, e.g. `vault:usdc-steady`. */
+export function vaultKey(venueId: string): string {
+  return `vault:${venueId}`;
+}
+
+export const SECONDS_PER_YEAR = 31_536_000n;

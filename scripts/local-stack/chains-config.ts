@@ -1,4 +1,5 @@
 import type { DevnetChain } from '../devnet/deploy';
+import { VAULT_VENUES, vaultKey } from '../devnet/plan';
 
 /** Capabilities of the local chains (decisions.md, "The local stack"). */
 const LOCAL_CHAIN_TRAITS: Record<number, { flashBlocks: boolean; explorer: string }> = {
@@ -44,6 +45,7 @@ export function chainsFileFor(chains: DevnetChain[], exchangeApiUrl?: string): {
         capabilities: { eip7702: true, flashBlocks: traits.flashBlocks, exchangeAction: false },
         contracts: chain.contracts,
         tokens: chain.tokens.map((t) => ({ address: t.address, symbol: t.symbol, name: t.name, decimals: t.decimals })),
+        venues: venuesOf(chain),
         pricing: {
           nativeUsdPool: usdc && weth && pair ? { pair, wrappedNative: weth, stable: usdc.address, stableDecimals: usdc.decimals } : undefined,
           staticNativeUsd: 3000,
@@ -51,4 +53,18 @@ export function chainsFileFor(chains: DevnetChain[], exchangeApiUrl?: string): {
       };
     }), ...(exchangeApiUrl ? [exchangeChain(exchangeApiUrl)] : [])],
   };
+}
+
+/** The vault venues deployed on a chain, in the chains file's `venues` shape (docs/configuration.md). */
+function venuesOf(chain: DevnetChain): unknown[] {
+  return VAULT_VENUES.flatMap((venue) => {
+    const vault = chain.contracts[vaultKey(venue.venueId)];
+    const asset = chain.tokens.find((t) => t.symbol === venue.asset);
+    return vault && asset ? [{ venueId: venue.venueId, vault, asset: asset.address, riskScore: venue.riskScore, feeBps: venue.feeBps }] : [];
+  });
+}
+
+/** SETTLEMENT_DELEGATE_<chainId> for every chain that has the delegate deployed. */
+export function settlementDelegateEnv(chains: DevnetChain[]): Record<string, string> {
+  return Object.fromEntries(chains.filter((c) => c.contracts.settlementDelegate).map((c) => [`SETTLEMENT_DELEGATE_${c.chainId}`, c.contracts.settlementDelegate]));
 }

@@ -11,7 +11,7 @@ import Redis from 'ioredis';
 import { bringUpDevnet, isRpcUp } from '../devnet';
 import { ANVIL_TEST_ACCOUNTS } from '../devnet/accounts';
 import { startExchangeServer } from '../exchange/server';
-import { chainsFileFor, EXCHANGE_TESTNET_ID } from './chains-config';
+import { chainsFileFor, EXCHANGE_TESTNET_ID, settlementDelegateEnv } from './chains-config';
 import { ensureDatabase } from './database';
 import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC, devRelayerAddresses } from './dev-keys';
 import { seedDemoAccount } from './demo-account';
@@ -106,6 +106,10 @@ async function main(): Promise<void> {
     PORT: String(port),
     RELAYER_MNEMONIC: process.env.RELAYER_MNEMONIC ?? DEV_RELAYER_MNEMONIC,
     AUTH_MNEMONIC: process.env.AUTH_MNEMONIC ?? DEV_AUTH_MNEMONIC,
+    ...settlementDelegateEnv(devnet.chains),
+    // The local chains mine on demand: sample often and accept a short span so vault APYs exist within seconds.
+    VAULT_SAMPLE_INTERVAL_MS: process.env.VAULT_SAMPLE_INTERVAL_MS ?? '5000',
+    VAULT_APY_MIN_SPAN_SECONDS: process.env.VAULT_APY_MIN_SPAN_SECONDS ?? '10',
   };
   // The admin CLI (npm run admin) reads this file, so it talks to the same database.
   writeFileSync(join(STATE, 'local.env'), Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n') + '\n');

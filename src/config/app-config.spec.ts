@@ -19,6 +19,12 @@ describe('validateConfig', () => {
     expect(config.ADMIN_TOKEN).toBeUndefined();
   });
 
+  it('collects SETTLEMENT_DELEGATE_<chainId> per chain and refuses a value that is not an address', () => {
+    const delegate = '0x' + 'Ab'.repeat(20);
+    expect(validateConfig({ ...base, SETTLEMENT_DELEGATE_31337: delegate, SETTLEMENT_DELEGATE_84532: '' }).SETTLEMENT_DELEGATES).toEqual({ 31337: delegate.toLowerCase() });
+    expect(() => validateConfig({ ...base, SETTLEMENT_DELEGATE_1: '0x1234' })).toThrow('SETTLEMENT_DELEGATE_1');
+  });
+
   it('treats empty strings as unset', () => {
     expect(validateConfig({ ...base, PORT: '', ADMIN_TOKEN: '' }).PORT).toBe(3000);
   });

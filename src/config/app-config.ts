@@ -155,6 +155,49 @@ export class AppConfig {
   /** Delivery attempts one worker runs at once. */
   @IsInt() @Min(1) @Max(500)
   WEBHOOK_CONCURRENCY: number = 20;
+
+  // --- vault ---
+  /** How long a vault quote can be submitted to POST /v1/deposits. */
+  @IsInt() @Min(10) @Max(3600)
+  VAULT_QUOTE_TTL_SECONDS: number = 120;
+
+  /** The signed batch's on-chain deadline is the quote's expiry plus this, so a quote submitted at the last second still has time to be mined. */
+  @IsInt() @Min(30) @Max(86_400)
+  VAULT_SETTLEMENT_GRACE_SECONDS: number = 600;
+
+  /** Share-price sampling period of every configured venue. */
+  @IsInt() @Min(200)
+  VAULT_SAMPLE_INTERVAL_MS: number = 60_000;
+
+  /** APY is measured between the oldest sample inside this window and the newest one. */
+  @IsInt() @Min(60)
+  VAULT_APY_WINDOW_SECONDS: number = 7 * 86_400;
+
+  /** Samples must span at least this long before a venue has an APY (and can be offered). */
+  @IsInt() @Min(1)
+  VAULT_APY_MIN_SPAN_SECONDS: number = 3_600;
+
+  /** Largest share of a deposit the diversified solver puts into one venue (basis points). */
+  @IsInt() @Min(1_000) @Max(10_000)
+  VAULT_DIVERSIFIED_CAP_BPS: number = 6_000;
+
+  /** SETTLEMENT_DELEGATE_<chainId> variables, collected by validateConfig (chain id -> lowercase address). */
+  SETTLEMENT_DELEGATES: Record<number, string> = {};
+}
+
+const SETTLEMENT_DELEGATE_VAR = /^SETTLEMENT_DELEGATE_(\d+)$/;
+
+/** The per-chain delegate variables cannot be class fields; each must be an address. */
+function settlementDelegates(env: Record<string, unknown>): { delegates: Record<number, string>; errors: string[] } {
+  const delegates: Record<number, string> = {};
+  const errors: string[] = [];
+  for (const [key, value] of Object.entries(env)) {
+    const match = SETTLEMENT_DELEGATE_VAR.exec(key);
+    if (!match || value === '' || value === undefined) continue;
+    if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) errors.push(`  ${key}: must be a contract address`);
+    else delegates[Number(match[1])] = value.toLowerCase();
+  }
+  return { delegates, errors };
 }
 
 export function validateConfig(env: Record<string, unknown>): AppConfig {
@@ -162,9 +205,11 @@ export function validateConfig(env: Record<string, unknown>): AppConfig {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
   const config = plainToInstance(AppConfig, present, { enableImplicitConversion: true, exposeDefaultValues: true });
   const errors = validateSync(config, { skipMissingProperties: false, whitelist: false });
-  if (errors.length > 0) {
+  const delegates = settlementDelegates(present);
+  if (errors.length > 0 || delegates.errors.length > 0) {
     const lines = errors.map((e) => `  ${e.property}: ${Object.values(e.constraints ?? {}).join(', ') || 'invalid'}`);
-    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+    throw new Error(`Invalid configuration:\n${[...lines, ...delegates.errors].join('\n')}`);
   }
+  config.SETTLEMENT_DELEGATES = delegates.delegates;
   return config;
 }

@@ -8,6 +8,11 @@ import { TxStatusEventEntity } from '../modules/tx-events/tx-status-event.entity
 import { WebhookDeliveryEntity } from '../modules/webhooks/entities/webhook-delivery.entity';
 import { WebhookSigningKeyEntity } from '../modules/webhooks/entities/webhook-signing-key.entity';
 import { WebhookEntity } from '../modules/webhooks/entities/webhook.entity';
+import { VaultBidEntity } from '../modules/vault/entities/vault-bid.entity';
+import { VaultOrderEntity } from '../modules/vault/entities/vault-order.entity';
+import { VaultPositionEntity } from '../modules/vault/entities/vault-position.entity';
+import { VaultQuoteEntity } from '../modules/vault/entities/vault-quote.entity';
+import { VaultShareSampleEntity } from '../modules/vault/entities/vault-share-sample.entity';
 
 /** Every entity, listed once for the app, the migration CLI and tests. */
 export const ENTITIES = [
@@ -21,4 +26,9 @@ export const ENTITIES = [
   WebhookEntity,
   WebhookSigningKeyEntity,
   WebhookDeliveryEntity,
+  VaultShareSampleEntity,
+  VaultQuoteEntity,
+  VaultBidEntity,
+  VaultOrderEntity,
+  VaultPositionEntity,
 ];

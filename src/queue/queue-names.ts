@@ -5,6 +5,7 @@ export const QUEUES = {
   reconciler: 'reconciler',
   webhooks: 'webhooks',
   orders: 'vault-orders',
+  vaultSamples: 'vault-samples',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

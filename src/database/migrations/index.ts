@@ -3,5 +3,7 @@ import { Relay1763800000000 } from './1763800000000-relay';
 import { FundingSigned1763900000000 } from './1763900000000-funding-signed';
 import { Webhooks1764000000000 } from './1764000000000-webhooks';
 
+import { Vaults1764200000000 } from './1764200000000-vaults';
+
 /** Every migration in order; listed explicitly so the build, the CLI and tests agree. */
-export const MIGRATIONS = [AccountsAndLedger1763700000000, Relay1763800000000, FundingSigned1763900000000, Webhooks1764000000000];
+export const MIGRATIONS = [AccountsAndLedger1763700000000, Relay1763800000000, FundingSigned1763900000000, Webhooks1764000000000, Vaults1764200000000];

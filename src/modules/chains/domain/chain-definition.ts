@@ -58,6 +58,17 @@ export class PricingDef {
   @IsOptional() @IsNumber() @IsPositive() staticNativeUsd?: number;
 }
 
+/** An ERC-4626 vault the vault feature may allocate deposits to. */
+export class VenueDef {
+  @IsString() @Matches(/^[a-z0-9][a-z0-9-]{0,63}$/) venueId: string;
+  @Matches(ADDRESS) vault: string;
+  @Matches(ADDRESS) asset: string;
+  /** 0 (safest) to 1; the risk tiers' ceilings are 0.3, 0.6 and 1.0. */
+  @IsNumber() @Min(0) @Max(1) riskScore: number;
+  /** Annual fee on assets, subtracted from the measured gross APY. */
+  @IsInt() @Min(0) @Max(10_000) feeBps: number;
+}
+
 /** One chain of the CHAINS_FILE. */
 export class ChainDefinition {
   @IsInt() @IsPositive() chainId: number;
@@ -75,6 +86,7 @@ export class ChainDefinition {
   @IsOptional() @IsObject() contracts?: Record<string, string>;
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => TokenDef) tokens?: TokenDef[];
   @IsOptional() @ValidateNested() @Type(() => PricingDef) pricing?: PricingDef;
+  @IsOptional() @IsArray() @ArrayUnique((v: VenueDef) => v.venueId) @ValidateNested({ each: true }) @Type(() => VenueDef) venues?: VenueDef[];
 }
 
 export class ChainsFile {

@@ -1,0 +1,139 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Request } from 'express';
+import { getAddress, recoverAddress, Signature, verifyAuthorization } from 'ethers';
+import { DataSource } from 'typeorm';
+import { AppError } from '../../../common/errors/app-error';
+import { normalizeAddress } from '../../../common/evm/address';
+import { Caller } from '../../../common/http/authenticated-request';
+import { returningRows } from '../../../database/returning-rows';
+import { SubmissionService } from '../../relay/domain/submission.service';
+import { ExecutePlanRequestDto, SignedAuthorizationDto } from '../dto/vault-requests.dto';
+import { OrderDto } from '../dto/vault-responses.dto';
+import { VaultOrderEntity } from '../entities/vault-order.entity';
+import { VaultQuoteEntity } from '../entities/vault-quote.entity';
+import { OrderTrackingQueue } from './order-tracking.queue';
+import { orderView } from './order-view';
+import { encodeExecute } from './settlement-plan';
+import { SettlementDelegates } from './settlement-delegates';
+import { VaultReader } from './vault-reader.service';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * POST /v1/deposits: checks that both signatures are the quote's user's, takes the quote (once),
+ * relays `execute(...)` to the user's EOA as a type-4 transaction through the relay (the caller's
+ * account pays the gas) and opens the order.
+ */
+@Injectable()
+export class PlanExecutionService {
+  private readonly logger = new Logger(PlanExecutionService.name);
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly submissions: SubmissionService,
+    private readonly delegates: SettlementDelegates,
+    private readonly reader: VaultReader,
+    private readonly tracking: OrderTrackingQueue,
+  ) {}
+
+  async execute(caller: Caller, dto: ExecutePlanRequestDto, http: Pick<Request, 'header'>): Promise<OrderDto> {
+    const quote = await this.usableQuote(caller, dto.quoteId);
+    const delegate = this.delegates.get(quote.chainId);
+    this.checkExecuteSignature(quote, dto.executeSignature);
+    const authorizationList = dto.authorization ? [await this.checkAuthorization(quote, delegate, dto.authorization)] : undefined;
+    if (!authorizationList) await this.requireDelegation(quote, delegate);
+
+    let callData: string;
+    try {
+      callData = encodeExecute(quote.calls, BigInt(quote.executeNonce), BigInt(quote.deadline), dto.executeSignature);
+    } catch (err) {
+      throw new AppError('VALIDATION_001', `the stored plan cannot be encoded with this signature: ${(err as Error).message.split('\n')[0]}`);
+    }
+
+    await this.consume(quote.id);
+    let txId: string;
+    try {
+      ({ txId } = await this.submissions.submit(
+        caller,
+        { chainId: quote.chainId, to: getAddress(quote.userAddress), callData, value: '0', label: `vault-${quote.kind}:${quote.id}`, authorizationList },
+        http,
+      ));
+    } catch (err) {
+      // Nothing was relayed: give the quote back so the client can retry it before it expires.
+      await this.db.query(`UPDATE vault_quotes SET consumed_at = NULL WHERE id = $1`, [quote.id]);
+      throw err;
+    }
+
+    const primary = quote.allocation.reduce((a, b) => (b.shareBps > a.shareBps ? b : a));
+    const order = await this.db.getRepository(VaultOrderEntity).save({
+      accountId: caller.account.id,
+      quoteId: quote.id,
+      kind: quote.kind,
+      userAddress: quote.userAddress,
+      chainId: quote.chainId,
+      asset: quote.asset,
+      amount: quote.amount,
+      venueId: primary.venueId,
+      allocation: quote.allocation,
+      relayTxId: txId,
+      status: 'relaying',
+      executionTxHash: null,
+      failureReason: null,
+    });
+    await this.tracking.schedule(order.id);
+    this.logger.log(`vault ${quote.kind} order ${order.id} relaying as ${txId}`);
+    return orderView(order);
+  }
+
+  /** Unknown, foreign (another account's), expired and used quotes all look the same: 404. */
+  private async usableQuote(caller: Caller, quoteId: string): Promise<VaultQuoteEntity> {
+    const quote = UUID.test(quoteId) ? await this.db.getRepository(VaultQuoteEntity).findOneBy({ id: quoteId, accountId: caller.account.id }) : null;
+    if (!quote || quote.consumedAt !== null || quote.expiresAt.getTime() <= Date.now()) {
+      throw new AppError('RESOURCE_001', `quote ${quoteId} is unknown, used or expired; request a fresh quote`);
+    }
+    return quote;
+  }
+
+  private async consume(quoteId: string): Promise<void> {
+    const rows = returningRows(await this.db.query(`UPDATE vault_quotes SET consumed_at = now() WHERE id = $1 AND consumed_at IS NULL AND expires_at > now() RETURNING id`, [quoteId]));
+    if (rows.length === 0) throw new AppError('RESOURCE_001', `quote ${quoteId} is unknown, used or expired; request a fresh quote`);
+  }
+
+  private checkExecuteSignature(quote: VaultQuoteEntity, signature: string): void {
+    let signer: string;
+    try {
+      signer = recoverAddress(quote.executeDigest, signature);
+    } catch {
+      throw new AppError('VALIDATION_001', 'executeSignature is not a valid signature');
+    }
+    if (signer.toLowerCase() !== quote.userAddress) throw new AppError('VALIDATION_001', 'executeSignature was not made by the quote’s userAddress');
+  }
+
+  private async checkAuthorization(quote: VaultQuoteEntity, delegate: string, auth: SignedAuthorizationDto) {
+    if (normalizeAddress(auth.address) !== delegate) throw new AppError('VALIDATION_001', `authorization.address must be the settlement delegate ${delegate}`);
+    if (auth.chainId !== quote.chainId && auth.chainId !== 0) throw new AppError('VALIDATION_001', `authorization.chainId must be ${quote.chainId}`);
+    const yParity = Number(auth.yParity) as 0 | 1;
+    let signer: string;
+    try {
+      const signature = Signature.from({ r: zeroPad(auth.r), s: zeroPad(auth.s), yParity });
+      signer = verifyAuthorization({ address: delegate, nonce: BigInt(auth.nonce), chainId: BigInt(auth.chainId) }, signature);
+    } catch {
+      throw new AppError('VALIDATION_001', 'authorization signature is malformed');
+    }
+    if (signer.toLowerCase() !== quote.userAddress) throw new AppError('VALIDATION_001', 'authorization was not signed by the quote’s userAddress');
+    // A stale nonce makes the chain skip the authorization silently; refuse it while it is cheap to.
+    const current = await this.reader.accountNonce(quote.chainId, quote.userAddress);
+    if (auth.nonce !== current) throw new AppError('VALIDATION_001', `authorization.nonce must be the EOA's current nonce ${current}`);
+    return { chainId: auth.chainId, address: delegate, nonce: auth.nonce, yParity: String(yParity), r: zeroPad(auth.r), s: zeroPad(auth.s) };
+  }
+
+  private async requireDelegation(quote: VaultQuoteEntity, delegate: string): Promise<void> {
+    const code = (await this.reader.code(quote.chainId, quote.userAddress)).toLowerCase();
+    if (code !== `0xef0100${delegate.slice(2)}`) throw new AppError('VALIDATION_001', 'authorization is required: the EOA does not delegate to the settlement delegate yet');
+  }
+}
+
+function zeroPad(hex: string): string {
+  return `0x${hex.slice(2).padStart(64, '0')}`;
+}

@@ -1,0 +1,45 @@
+import { BullModule } from '@nestjs/bullmq';
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AppConfig } from '../../config/app-config';
+import { QUEUES } from '../../queue/queue-names';
+import { RelayCoreModule } from '../relay/relay-core.module';
+import { ApyService } from './domain/apy.service';
+import { OrderTracker } from './domain/order-tracker.service';
+import { OrderTrackingQueue } from './domain/order-tracking.queue';
+import { PositionsService } from './domain/positions.service';
+import { SettlementDelegates } from './domain/settlement-delegates';
+import { VaultReader } from './domain/vault-reader.service';
+import { VenueRegistry } from './domain/venue-registry';
+import { VaultOrderEntity } from './entities/vault-order.entity';
+import { VaultPositionEntity } from './entities/vault-position.entity';
+import { VaultQuoteEntity } from './entities/vault-quote.entity';
+import { BestSingleVenueSolver } from './solvers/best-single.solver';
+import { DiversifiedSolver } from './solvers/diversified.solver';
+import { LowestRiskSolver } from './solvers/lowest-risk.solver';
+import { VAULT_SOLVERS } from './solvers/solver';
+
+/** What the vault API and the vault workers share: venues, chain reads, APYs, solvers, order tracking. */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([VaultQuoteEntity, VaultOrderEntity, VaultPositionEntity]),
+    BullModule.registerQueue({ name: QUEUES.orders }, { name: QUEUES.vaultSamples }),
+    RelayCoreModule,
+  ],
+  providers: [
+    VenueRegistry,
+    VaultReader,
+    ApyService,
+    SettlementDelegates,
+    PositionsService,
+    OrderTracker,
+    OrderTrackingQueue,
+    {
+      provide: VAULT_SOLVERS,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => [new BestSingleVenueSolver(), new DiversifiedSolver(config.VAULT_DIVERSIFIED_CAP_BPS), new LowestRiskSolver()],
+    },
+  ],
+  exports: [VenueRegistry, VaultReader, ApyService, SettlementDelegates, OrderTracker, OrderTrackingQueue, VAULT_SOLVERS, RelayCoreModule, BullModule, TypeOrmModule],
+})
+export class VaultCoreModule {}

@@ -1,0 +1,39 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { TxSignal } from '../../tx-events/tx-notification';
+import { TxSignalSubscriber } from '../../tx-events/tx-signal.subscriber';
+import { OrderTracker } from '../domain/order-tracker.service';
+
+/** Settles an order as soon as the relay announces its transaction's final status. */
+@Injectable()
+export class OrderSignalListener implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(OrderSignalListener.name);
+  private stop?: () => void;
+
+  constructor(
+    private readonly signals: TxSignalSubscriber,
+    private readonly tracker: OrderTracker,
+    @InjectDataSource() private readonly db: DataSource,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.stop = await this.signals.listen(null, (signal) => void this.onSignal(signal));
+  }
+
+  onModuleDestroy(): void {
+    this.stop?.();
+  }
+
+  private async onSignal(signal: TxSignal): Promise<void> {
+    // Only final statuses move an order; GET shows the hash of a relaying one from the relay itself.
+    const { txId, status } = signal.notification;
+    if (signal.kind !== 'status' || status === 'PENDING') return;
+    try {
+      const rows: Array<{ id: string }> = await this.db.query(`SELECT id FROM vault_orders WHERE relay_tx_id = $1 AND status = 'relaying'`, [txId]);
+      for (const row of rows) await this.tracker.track(row.id);
+    } catch (err) {
+      this.logger.warn(`order update from the signal of ${txId} failed (the tracking job retries): ${(err as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,43 @@
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Job } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { runWithTrace } from '../../../common/trace/trace-context';
+import { QUEUES } from '../../../queue/queue-names';
+import { OrderTracker } from '../domain/order-tracker.service';
+import { OrderTrackingJob, OrderTrackingQueue } from '../domain/order-tracking.queue';
+
+/** Durable order tracking: checks an order, and while it is still relaying schedules the next check. */
+@Processor(QUEUES.orders)
+export class OrderTrackingProcessor extends WorkerHost implements OnApplicationBootstrap {
+  private readonly logger = new Logger(OrderTrackingProcessor.name);
+
+  constructor(
+    private readonly tracker: OrderTracker,
+    private readonly queue: OrderTrackingQueue,
+    @InjectDataSource() private readonly db: DataSource,
+  ) {
+    super();
+  }
+
+  /** Redis may have lost the jobs: every relaying order gets a check after a worker starts. */
+  async onApplicationBootstrap(): Promise<void> {
+    const rows: Array<{ id: string }> = await this.db.query(`SELECT id FROM vault_orders WHERE status = 'relaying'`);
+    for (const row of rows) await this.queue.schedule(row.id, 0);
+  }
+
+  async process(job: Job<OrderTrackingJob>): Promise<void> {
+    const { orderId, attempt } = job.data;
+    await runWithTrace(`order-${orderId}`, async () => {
+      let status: string;
+      try {
+        status = await this.tracker.track(orderId);
+      } catch (err) {
+        this.logger.warn(`tracking order ${orderId} failed, will retry: ${(err as Error).message}`);
+        status = 'relaying';
+      }
+      if (status === 'relaying') await this.queue.schedule(orderId, attempt + 1);
+    });
+  }
+}
