@@ -13,6 +13,7 @@ import { RelayWorkerModule } from './modules/relay/relay-worker.module';
 import { RelayModule } from './modules/relay/relay.module';
 import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
+import { SwapModule } from './modules/swap/swap.module';
 
 /** The role is read once at startup: `api` instances run no queue consumers. */
 const WORKER_MODULES = process.env.APP_ROLE === 'api' ? [] : [RelayWorkerModule];
@@ -31,6 +32,7 @@ const WORKER_MODULES = process.env.APP_ROLE === 'api' ? [] : [RelayWorkerModule]
     HealthModule,
     RateLimitModule,
     RelayModule,
+    SwapModule,
     ...(process.env.APP_ROLE === 'worker' ? [] : [TxSocketModule]),
     ...WORKER_MODULES,
   ],
