@@ -5,7 +5,7 @@ import type { RoutePlan } from './types';
  * test, which checks these against real receipts): a fixed part (pull, fee, balance checks,
  * payout, event), a part per leg (the transfer into its first pool) and a part per pool swap.
  */
-export const EXECUTOR_GAS = { base: 75_000n, perLeg: 30_000n, perHop: 65_000n, wrapNative: 25_000n, unwrapNative: 20_000n };
+export const EXECUTOR_GAS = { base: 110_000n, perLeg: 35_000n, perHop: 85_000n, wrapNative: 30_000n, unwrapNative: 25_000n };
 
 export function estimateSwapGas(plan: Pick<RoutePlan, 'legs'>, nativeIn: boolean, nativeOut: boolean): bigint {
   const hops = plan.legs.reduce((sum, leg) => sum + BigInt(leg.path.hops.length), 0n);
