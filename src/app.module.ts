@@ -15,6 +15,7 @@ import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
 import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
+import { SwapModule } from './modules/swap/swap.module';
 
 /** The role is read once at startup: `api` instances run no queue consumers. */
 const WORKER_MODULES = process.env.APP_ROLE === 'api' ? [] : [RelayWorkerModule, WebhooksWorkerModule];
@@ -34,6 +35,7 @@ const WORKER_MODULES = process.env.APP_ROLE === 'api' ? [] : [RelayWorkerModule,
     RateLimitModule,
     RelayModule,
     WebhooksModule,
+    SwapModule,
     ...(process.env.APP_ROLE === 'worker' ? [] : [TxSocketModule]),
     ...WORKER_MODULES,
   ],

@@ -105,6 +105,10 @@ export async function deployFresh(
     }
   }
 
+  // 7. The swap executor (routes of the swap module run through it).
+  const executor = requireArtifact(artifacts, 'SwapExecutor');
+  contracts.swapExecutor = await sender.deploy('deploy SwapExecutor', concat([executor.bytecode, new Interface(executor.abi).encodeDeploy([contracts.weth])]));
+
   await sender.confirmAll();
   const chain: DevnetChain = { chainId: target.chainId, name: target.name, rpcUrl: target.rpcUrl, contracts, tokens };
   await verifyFreshDeployment(provider, chain, permit2);

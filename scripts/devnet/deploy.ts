@@ -106,6 +106,7 @@ function computePlanHash(artifacts: ArtifactSet, npm: NpmArtifacts): string {
         grants: TEST_ACCOUNT_GRANTS,
         accounts: ANVIL_TEST_ACCOUNTS.map((a) => a.address),
         mintable: code(artifacts.MintableERC20?.bytecode),
+        swapExecutor: code(artifacts.SwapExecutor?.bytecode),
         npm: Object.fromEntries(Object.entries(npm as unknown as Record<string, ContractArtifact>).map(([name, artifact]) => [name, code(artifact.bytecode)])),
       }),
     )

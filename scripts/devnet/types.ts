@@ -9,7 +9,7 @@ export interface DevnetChain {
   chainId: number;
   name: string;
   rpcUrl: string;
-  /** weth, permit2, uniswapV2Factory/Router, sushiswapV2Factory/Router, and `pool:<dex>:<A>/<B>` per pool. */
+  /** weth, permit2, uniswapV2Factory/Router, sushiswapV2Factory/Router, swapExecutor, and `pool:<dex>:<A>/<B>` per pool. */
   contracts: Record<string, string>;
   /** WETH first, then the mintable test tokens. */
   tokens: DevnetToken[];

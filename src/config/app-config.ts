@@ -155,6 +155,15 @@ export class AppConfig {
   /** Delivery attempts one worker runs at once. */
   @IsInt() @Min(1) @Max(500)
   WEBHOOK_CONCURRENCY: number = 20;
+
+  // --- swap ---
+  /** How often the pool indexer polls for a new block (then applies its Sync events with one eth_getLogs). */
+  @IsInt() @Min(50)
+  SWAP_POOL_REFRESH_MS: number = 500;
+
+  /** Validity of a route quote (its `expiry`), after which build-path-by-id answers 404. */
+  @IsInt() @Min(1) @Max(3600)
+  SWAP_QUOTE_TTL_SECONDS: number = 60;
 }
 
 export function validateConfig(env: Record<string, unknown>): AppConfig {
