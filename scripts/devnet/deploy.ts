@@ -105,7 +105,8 @@ function computePlanHash(artifacts: ArtifactSet, npm: NpmArtifacts): string {
         pools: POOLS,
         grants: TEST_ACCOUNT_GRANTS,
         accounts: ANVIL_TEST_ACCOUNTS.map((a) => a.address),
-        mintable: code(artifacts.MintableERC20?.bytecode),
+        // Every compiled contract: a changed one must be redeployed, whichever feature owns it.
+        compiled: Object.fromEntries(Object.entries(artifacts).map(([name, artifact]) => [name, code(artifact.bytecode)])),
         swapExecutor: code(artifacts.SwapExecutor?.bytecode),
         npm: Object.fromEntries(Object.entries(npm as unknown as Record<string, ContractArtifact>).map(([name, artifact]) => [name, code(artifact.bytecode)])),
       }),

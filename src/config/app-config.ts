@@ -156,6 +156,15 @@ export class AppConfig {
   @IsInt() @Min(1) @Max(500)
   WEBHOOK_CONCURRENCY: number = 20;
 
+  // --- gasless ---
+  /** Permit deadline of a gasless quote when the request gives no deadlineMinutes (also the quote's validity). */
+  @IsInt() @Min(1) @Max(1440)
+  GASLESS_DEADLINE_MINUTES: number = 30;
+
+  /** Headroom added to the settlement's gas cost in the gasless fee: gas prices may rise between quote and inclusion. */
+  @IsInt() @Min(0) @Max(50_000)
+  GASLESS_FEE_MARGIN_BPS: number = 2_000;
+
   // --- swap ---
   /** How often the pool indexer polls for a new block (then applies its Sync events with one eth_getLogs). */
   @IsInt() @Min(50)

@@ -9,6 +9,8 @@ import { WebhookDeliveryEntity } from '../modules/webhooks/entities/webhook-deli
 import { WebhookSigningKeyEntity } from '../modules/webhooks/entities/webhook-signing-key.entity';
 import { WebhookEntity } from '../modules/webhooks/entities/webhook.entity';
 
+import { GaslessSwapEntity } from '../modules/gasless/entities/gasless-swap.entity';
+
 /** Every entity, listed once for the app, the migration CLI and tests. */
 export const ENTITIES = [
   AccountEntity,
@@ -21,4 +23,5 @@ export const ENTITIES = [
   WebhookEntity,
   WebhookSigningKeyEntity,
   WebhookDeliveryEntity,
+  GaslessSwapEntity,
 ];
