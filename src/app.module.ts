@@ -17,6 +17,8 @@ import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
 import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
+import { SwapModule } from './modules/swap/swap.module';
+import { GaslessModule } from './modules/gasless/gasless.module';
 
 /** The role is read once at startup: `api` instances run no queue consumers. */
 const WORKER_MODULES = process.env.APP_ROLE === 'api' ? [] : [RelayWorkerModule, WebhooksWorkerModule, VaultWorkerModule];
@@ -37,6 +39,8 @@ const WORKER_MODULES = process.env.APP_ROLE === 'api' ? [] : [RelayWorkerModule,
     RelayModule,
     WebhooksModule,
     VaultModule,
+    SwapModule,
+    GaslessModule,
     ...(process.env.APP_ROLE === 'worker' ? [] : [TxSocketModule]),
     ...WORKER_MODULES,
   ],

@@ -2,6 +2,7 @@ import { Interface, JsonRpcProvider, concat, parseEther, parseUnits } from 'ethe
 import { ANVIL_TEST_ACCOUNTS, DEPLOYER_ADDRESS, DEPLOYER_PRIVATE_KEY } from './accounts';
 import type { ArtifactSet, ContractArtifact } from './compile';
 import { type NpmArtifacts, pairInitCodeHash } from './npm-artifacts';
+import { deployGaslessSettler } from './deploy-gasless';
 import { type Permit2Placement, deployPermit2 } from './permit2';
 import { DEPLOYER_ETH, DEX_CONTRACT_KEYS, type DexId, MINTABLE_TOKENS, POOLS, SECONDS_PER_YEAR, TEST_ACCOUNT_GRANTS, VAULT_VENUES, WETH_TOKEN, poolKey, vaultKey } from './plan';
 import { GAS, TxSender, hexQuantity } from './tx-sender';
@@ -122,6 +123,13 @@ export async function deployFresh(
     await sender.send({ label: `seed ${venue.venueId}: deposit`, to: vault, data: vaultIface.encodeFunctionData('deposit', [seed, DEPLOYER_ADDRESS]), gasLimit: GAS.call });
     if (venue.paused) await sender.send({ label: `pause ${venue.venueId}`, to: vault, data: vaultIface.encodeFunctionData('pause'), gasLimit: GAS.call });
   }
+
+  // 8. The swap executor (routes of the swap module run through it).
+  const executor = requireArtifact(artifacts, 'SwapExecutor');
+  contracts.swapExecutor = await sender.deploy('deploy SwapExecutor', concat([executor.bytecode, new Interface(executor.abi).encodeDeploy([contracts.weth])]));
+
+  // 9. The gasless settler: the Permit2 spender of gasless quotes, swapping through the executor.
+  await deployGaslessSettler(sender, artifacts, contracts);
 
   await sender.confirmAll();
   const chain: DevnetChain = { chainId: target.chainId, name: target.name, rpcUrl: target.rpcUrl, contracts, tokens };

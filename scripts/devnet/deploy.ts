@@ -106,9 +106,8 @@ function computePlanHash(artifacts: ArtifactSet, npm: NpmArtifacts): string {
         grants: TEST_ACCOUNT_GRANTS,
         accounts: ANVIL_TEST_ACCOUNTS.map((a) => a.address),
         venues: VAULT_VENUES,
-        mintable: code(artifacts.MintableERC20?.bytecode),
-        delegate: code(artifacts.SettlementDelegate?.bytecode),
-        vault: code(artifacts.YieldVault?.bytecode),
+        // Every compiled contract: a changed one must be redeployed, whichever feature owns it.
+        compiled: Object.fromEntries(Object.entries(artifacts).map(([name, artifact]) => [name, code(artifact.bytecode)])),
         npm: Object.fromEntries(Object.entries(npm as unknown as Record<string, ContractArtifact>).map(([name, artifact]) => [name, code(artifact.bytecode)])),
       }),
     )

@@ -1,5 +1,7 @@
 import type { DevnetChain } from '../devnet/deploy';
-import { VAULT_VENUES, vaultKey } from '../devnet/plan';
+import { DEX_CONTRACT_KEYS, type DexId, VAULT_VENUES, vaultKey } from '../devnet/plan';
+
+const DEX_NAMES: Record<DexId, string> = { 'uniswap-v2': 'Uniswap V2', 'sushiswap-v2': 'SushiSwap V2' };
 
 /** Capabilities of the local chains (decisions.md, "The local stack"). */
 const LOCAL_CHAIN_TRAITS: Record<number, { flashBlocks: boolean; explorer: string }> = {
@@ -46,6 +48,9 @@ export function chainsFileFor(chains: DevnetChain[], exchangeApiUrl?: string): {
         contracts: chain.contracts,
         tokens: chain.tokens.map((t) => ({ address: t.address, symbol: t.symbol, name: t.name, decimals: t.decimals })),
         venues: venuesOf(chain),
+        dexes: (Object.keys(DEX_CONTRACT_KEYS) as DexId[])
+          .filter((dex) => chain.contracts[DEX_CONTRACT_KEYS[dex].factory])
+          .map((dex) => ({ key: dex, name: DEX_NAMES[dex], type: 'uniswap-v2', factory: chain.contracts[DEX_CONTRACT_KEYS[dex].factory], feeBps: 30 })),
         pricing: {
           nativeUsdPool: usdc && weth && pair ? { pair, wrappedNative: weth, stable: usdc.address, stableDecimals: usdc.decimals } : undefined,
           staticNativeUsd: 3000,

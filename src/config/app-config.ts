@@ -181,6 +181,24 @@ export class AppConfig {
   @IsInt() @Min(1_000) @Max(10_000)
   VAULT_DIVERSIFIED_CAP_BPS: number = 6_000;
 
+  // --- gasless ---
+  /** Permit deadline of a gasless quote when the request gives no deadlineMinutes (also the quote's validity). */
+  @IsInt() @Min(1) @Max(1440)
+  GASLESS_DEADLINE_MINUTES: number = 30;
+
+  /** Headroom added to the settlement's gas cost in the gasless fee: gas prices may rise between quote and inclusion. */
+  @IsInt() @Min(0) @Max(50_000)
+  GASLESS_FEE_MARGIN_BPS: number = 2_000;
+
+  // --- swap ---
+  /** How often the pool indexer polls for a new block (then applies its Sync events with one eth_getLogs). */
+  @IsInt() @Min(50)
+  SWAP_POOL_REFRESH_MS: number = 500;
+
+  /** Validity of a route quote (its `expiry`), after which build-path-by-id answers 404. */
+  @IsInt() @Min(1) @Max(3600)
+  SWAP_QUOTE_TTL_SECONDS: number = 60;
+
   /** SETTLEMENT_DELEGATE_<chainId> variables, collected by validateConfig (chain id -> lowercase address). */
   SETTLEMENT_DELEGATES: Record<number, string> = {};
 }

@@ -14,6 +14,8 @@ import { VaultPositionEntity } from '../modules/vault/entities/vault-position.en
 import { VaultQuoteEntity } from '../modules/vault/entities/vault-quote.entity';
 import { VaultShareSampleEntity } from '../modules/vault/entities/vault-share-sample.entity';
 
+import { GaslessSwapEntity } from '../modules/gasless/entities/gasless-swap.entity';
+
 /** Every entity, listed once for the app, the migration CLI and tests. */
 export const ENTITIES = [
   AccountEntity,
@@ -31,4 +33,5 @@ export const ENTITIES = [
   VaultBidEntity,
   VaultOrderEntity,
   VaultPositionEntity,
+  GaslessSwapEntity,
 ];

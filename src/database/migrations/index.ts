@@ -2,8 +2,15 @@ import { AccountsAndLedger1763700000000 } from './1763700000000-accounts-and-led
 import { Relay1763800000000 } from './1763800000000-relay';
 import { FundingSigned1763900000000 } from './1763900000000-funding-signed';
 import { Webhooks1764000000000 } from './1764000000000-webhooks';
-
 import { Vaults1764200000000 } from './1764200000000-vaults';
+import { GaslessSwaps1764300000000 } from './1764300000000-gasless-swaps';
 
 /** Every migration in order; listed explicitly so the build, the CLI and tests agree. */
-export const MIGRATIONS = [AccountsAndLedger1763700000000, Relay1763800000000, FundingSigned1763900000000, Webhooks1764000000000, Vaults1764200000000];
+export const MIGRATIONS = [
+  AccountsAndLedger1763700000000,
+  Relay1763800000000,
+  FundingSigned1763900000000,
+  Webhooks1764000000000,
+  Vaults1764200000000,
+  GaslessSwaps1764300000000,
+];

@@ -3,6 +3,7 @@ import {
   ArrayUnique,
   IsArray,
   IsBoolean,
+  IsIn,
   IsInt,
   IsNumber,
   IsObject,
@@ -52,6 +53,18 @@ export class NativeUsdPoolDef {
   @IsInt() @Min(0) @Max(36) stableDecimals: number;
 }
 
+/** A DEX deployment the swap router may use (decisions.md: each deployment is a provider). */
+export class DexDef {
+  /** Stable id, e.g. uniswap-v2; shown as provider name in routes. */
+  @IsString() @Matches(/^[a-z0-9-]+$/) key: string;
+  @IsString() @MinLength(1) name: string;
+  /** Pool math the router applies; only constant-product V2 pools for now. */
+  @IsIn(['uniswap-v2']) type: 'uniswap-v2';
+  @Matches(ADDRESS) factory: string;
+  /** LP fee in basis points (30 for Uniswap V2). */
+  @IsInt() @Min(0) @Max(1000) feeBps: number;
+}
+
 export class PricingDef {
   @IsOptional() @ValidateNested() @Type(() => NativeUsdPoolDef) nativeUsdPool?: NativeUsdPoolDef;
   /** Used when no live source answers; omit to have no fallback. */
@@ -87,6 +100,7 @@ export class ChainDefinition {
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => TokenDef) tokens?: TokenDef[];
   @IsOptional() @ValidateNested() @Type(() => PricingDef) pricing?: PricingDef;
   @IsOptional() @IsArray() @ArrayUnique((v: VenueDef) => v.venueId) @ValidateNested({ each: true }) @Type(() => VenueDef) venues?: VenueDef[];
+  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => DexDef) dexes?: DexDef[];
 }
 
 export class ChainsFile {

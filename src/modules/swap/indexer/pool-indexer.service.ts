@@ -1,0 +1,205 @@
+import { createHash } from 'node:crypto';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { AppConfig } from '../../../config/app-config';
+import { ChainDefinition } from '../../chains/domain/chain-definition';
+import { ChainRegistry } from '../../chains/domain/chain-registry.service';
+import { PricingService } from '../../pricing/pricing.service';
+import type { DexProvider, PoolState, TokenInfo } from '../domain/types';
+import { type ChainMarket, reindex } from './chain-market';
+import { ChainReader } from './chain-reader';
+import { PoolSnapshotStore } from './pool-snapshot.store';
+
+/** A getLogs range larger than this is not worth it: re-read everything instead. */
+const MAX_LOG_RANGE = 2_000;
+
+interface Follower {
+  ready: Promise<ChainMarket>;
+  market?: ChainMarket;
+  timer?: NodeJS.Timeout;
+}
+
+/**
+ * Keeps every swap chain's catalog tokens, pools and reserves in memory. At start a chain is
+ * read from the Redis copy (or, without one, from the factories: getPair for every catalog
+ * token pair of every DEX); afterwards each new block's Sync and PairCreated events are applied
+ * with one eth_getLogs, the gas price is refreshed, and the Redis copy rewritten. Quotes read
+ * only the in-memory state.
+ */
+@Injectable()
+export class PoolIndexer implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(PoolIndexer.name);
+  private readonly followers = new Map<number, Follower>();
+  private stopped = false;
+
+  constructor(
+    private readonly registry: ChainRegistry,
+    private readonly config: AppConfig,
+    private readonly snapshots: PoolSnapshotStore,
+    private readonly pricing: PricingService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    // Worker processes serve no quotes; API instances warm up in the background.
+    if (this.config.APP_ROLE === 'worker') return;
+    for (const chain of this.swapChains()) void this.market(chain.chainId).catch(() => undefined);
+  }
+
+  onModuleDestroy(): void {
+    this.stopped = true;
+    for (const follower of this.followers.values()) clearTimeout(follower.timer);
+  }
+
+  /** EVM chains with an RPC: the ones whose tokens and pools the swap module knows. */
+  swapChains(): ChainDefinition[] {
+    return this.registry.all().filter((c) => c.enabled && c.rpcUrl && !c.capabilities.exchangeAction);
+  }
+
+  /** The chain's market once loaded (the first call starts loading it). */
+  market(chainId: number): Promise<ChainMarket> {
+    let follower = this.followers.get(chainId);
+    if (!follower) {
+      const chain = this.registry.get(chainId);
+      const created: Follower = { ready: this.load(chain) };
+      follower = created;
+      this.followers.set(chainId, created);
+      created.ready.then(
+        (market) => {
+          created.market = market;
+          this.schedule(chain, created);
+        },
+        (err: Error) => {
+          // Forget the failed start so the next request tries again.
+          this.followers.delete(chainId);
+          this.logger.warn(`swap pools of chain ${chainId} not loaded: ${err.message}`);
+        },
+      );
+    }
+    return follower.ready;
+  }
+
+  /** Synchronous view for callers that must not wait (null until loaded). */
+  peek(chainId: number): ChainMarket | null {
+    return this.followers.get(chainId)?.market ?? null;
+  }
+
+  private providersOf(chain: ChainDefinition): DexProvider[] {
+    return (chain.dexes ?? []).map((d) => ({ key: d.key, name: d.name, type: d.type, factory: d.factory.toLowerCase(), feeBps: d.feeBps }));
+  }
+
+  private configHash(chain: ChainDefinition): string {
+    return createHash('sha256')
+      .update(JSON.stringify({ rpc: chain.rpcUrl, dexes: chain.dexes ?? [], tokens: (chain.tokens ?? []).map((t) => t.address.toLowerCase()) }))
+      .digest('hex');
+  }
+
+  private async load(chain: ChainDefinition): Promise<ChainMarket> {
+    const reader = new ChainReader(this.registry.provider(chain.chainId));
+    const providers = this.providersOf(chain);
+    const wrappedNative = chain.contracts?.weth?.toLowerCase() ?? null;
+    const head = await reader.blockNumber();
+    const stored = await this.snapshots.load(chain.chainId, this.configHash(chain), providers);
+    // A copy ahead of the chain belongs to an earlier chain (a restarted devnet): ignore it.
+    if (stored && stored.block <= head && head - stored.block <= MAX_LOG_RANGE) {
+      const market = reindex({ chainId: chain.chainId, wrappedNative, providers, ...stored });
+      return this.catchUp(chain, reader, market);
+    }
+    const [tokens, gasPrice] = await Promise.all([this.readTokens(chain, reader), reader.gasPrice()]);
+    const pools = await this.discoverPools(reader, providers, [...tokens.keys()]);
+    const market = reindex({ chainId: chain.chainId, wrappedNative, providers, tokens, pools, gasPrice, block: head });
+    this.logger.log(`chain ${chain.chainId}: ${tokens.size} tokens, ${pools.size} pools across ${providers.length} DEXes`);
+    void this.snapshots.save(market, this.configHash(chain));
+    this.warmPrice(chain.chainId);
+    return market;
+  }
+
+  /** Configured tokens with their on-chain name, symbol and decimals (the chain wins; config fills in when a read fails). */
+  private async readTokens(chain: ChainDefinition, reader: ChainReader): Promise<Map<string, TokenInfo>> {
+    const tokens = await Promise.all(
+      (chain.tokens ?? []).map(async (t): Promise<TokenInfo> => {
+        const address = t.address.toLowerCase();
+        const base = { chainId: chain.chainId, address, symbol: t.symbol, name: t.name, decimals: t.decimals, logoUrl: t.logoUrl ?? '' };
+        try {
+          const meta = await reader.tokenMetadata(address);
+          if (meta.decimals !== t.decimals) this.logger.warn(`chain ${chain.chainId} token ${t.symbol}: configured decimals ${t.decimals}, chain says ${meta.decimals}`);
+          return { ...base, ...meta };
+        } catch (err) {
+          this.logger.warn(`chain ${chain.chainId} token ${t.symbol}: metadata read failed (${(err as Error).message.split('\n')[0]}); using the configured values`);
+          return base;
+        }
+      }),
+    );
+    return new Map(tokens.map((t) => [t.address, t]));
+  }
+
+  private async discoverPools(reader: ChainReader, providers: DexProvider[], tokens: string[]): Promise<Map<string, PoolState>> {
+    const lookups: Array<Promise<PoolState | null>> = [];
+    for (const provider of providers) {
+      for (let i = 0; i < tokens.length; i++) {
+        for (let j = i + 1; j < tokens.length; j++) {
+          const [token0, token1] = tokens[i] < tokens[j] ? [tokens[i], tokens[j]] : [tokens[j], tokens[i]];
+          lookups.push(
+            reader.getPair(provider.factory, token0, token1).then(async (address) => {
+              if (!address) return null;
+              const [reserve0, reserve1] = await reader.getReserves(address);
+              return { address, provider, token0, token1, reserve0, reserve1 };
+            }),
+          );
+        }
+      }
+    }
+    const pools = (await Promise.all(lookups)).filter((p): p is PoolState => p !== null);
+    return new Map(pools.map((p) => [p.address, p]));
+  }
+
+  private schedule(chain: ChainDefinition, follower: Follower): void {
+    if (this.stopped) return;
+    follower.timer = setTimeout(() => {
+      const current = follower.market;
+      if (!current || this.stopped) return;
+      const reader = new ChainReader(this.registry.provider(chain.chainId));
+      this.catchUp(chain, reader, current)
+        .then((market) => {
+          follower.market = market;
+          follower.ready = Promise.resolve(market);
+        })
+        .catch((err: Error) => this.logger.warn(`chain ${chain.chainId} pool refresh failed: ${err.message.split('\n')[0]}`))
+        .finally(() => this.schedule(chain, follower));
+    }, this.config.SWAP_POOL_REFRESH_MS);
+    follower.timer.unref();
+  }
+
+  /** Applies pool events from market.block+1 to the head; returns the same market when nothing happened. */
+  private async catchUp(chain: ChainDefinition, reader: ChainReader, market: ChainMarket): Promise<ChainMarket> {
+    const head = await reader.blockNumber();
+    this.warmPrice(chain.chainId);
+    if (head <= market.block) return market;
+    if (head - market.block > MAX_LOG_RANGE) {
+      const pools = await this.discoverPools(reader, market.providers, [...market.tokens.keys()]);
+      return this.publish(chain, reindex({ ...market, pools, gasPrice: await reader.gasPrice(), block: head }));
+    }
+    const addresses = [...market.pools.keys(), ...market.providers.map((p) => p.factory)];
+    const [events, gasPrice] = await Promise.all([reader.poolEvents(market.block + 1, head, addresses), reader.gasPrice()]);
+    const pools = new Map(market.pools);
+    for (const event of events) {
+      if (event.kind === 'sync') {
+        const pool = pools.get(event.address);
+        if (pool) pools.set(pool.address, { ...pool, reserve0: event.reserve0, reserve1: event.reserve1 });
+      } else if (market.tokens.has(event.token0) && market.tokens.has(event.token1) && !pools.has(event.pair)) {
+        const provider = market.providers.find((p) => p.factory === event.factory);
+        if (provider) pools.set(event.pair, { address: event.pair, provider, token0: event.token0, token1: event.token1, reserve0: 0n, reserve1: 0n });
+      }
+    }
+    if (events.length === 0 && gasPrice === market.gasPrice) return { ...market, block: head };
+    return this.publish(chain, reindex({ ...market, pools, gasPrice, block: head }));
+  }
+
+  private publish(chain: ChainDefinition, market: ChainMarket): ChainMarket {
+    void this.snapshots.save(market, this.configHash(chain));
+    return market;
+  }
+
+  /** Keeps PricingService's cache warm so quotes never wait on its RPC read. */
+  private warmPrice(chainId: number): void {
+    void this.pricing.nativeUsd(chainId).catch(() => undefined);
+  }
+}

@@ -1,0 +1,66 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import Redis from 'ioredis';
+import { REDIS } from '../../../redis/redis.module';
+import type { DexProvider, PoolState, TokenInfo } from '../domain/types';
+import type { ChainMarket } from './chain-market';
+
+interface Snapshot {
+  configHash: string;
+  block: number;
+  gasPrice: string;
+  tokens: TokenInfo[];
+  pools: Array<{ address: string; provider: string; token0: string; token1: string; reserve0: string; reserve1: string }>;
+}
+
+const key = (chainId: number): string => `swap:pools:${chainId}`;
+/** Long enough to survive restarts, short enough that an abandoned chain's copy goes away. */
+const SNAPSHOT_TTL_SECONDS = 24 * 3600;
+
+/**
+ * The Redis copy of a chain's pools: a starting instance (or a second API instance) is ready
+ * from it at once and only catches up on events since its block.
+ */
+@Injectable()
+export class PoolSnapshotStore {
+  private readonly logger = new Logger(PoolSnapshotStore.name);
+
+  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+
+  async save(market: ChainMarket, configHash: string): Promise<void> {
+    const snapshot: Snapshot = {
+      configHash,
+      block: market.block,
+      gasPrice: market.gasPrice.toString(),
+      tokens: [...market.tokens.values()],
+      pools: [...market.pools.values()].map((p) => ({
+        address: p.address,
+        provider: p.provider.key,
+        token0: p.token0,
+        token1: p.token1,
+        reserve0: p.reserve0.toString(),
+        reserve1: p.reserve1.toString(),
+      })),
+    };
+    await this.redis.set(key(market.chainId), JSON.stringify(snapshot), 'EX', SNAPSHOT_TTL_SECONDS).catch((err: Error) => this.logger.warn(`pool snapshot not saved: ${err.message}`));
+  }
+
+  /** The stored pools if they were indexed under the same configuration; null otherwise. */
+  async load(chainId: number, configHash: string, providers: DexProvider[]): Promise<Pick<ChainMarket, 'block' | 'gasPrice' | 'tokens' | 'pools'> | null> {
+    const raw = await this.redis.get(key(chainId)).catch(() => null);
+    if (!raw) return null;
+    try {
+      const snapshot = JSON.parse(raw) as Snapshot;
+      if (snapshot.configHash !== configHash) return null;
+      const byKey = new Map(providers.map((p) => [p.key, p]));
+      const pools = new Map<string, PoolState>();
+      for (const p of snapshot.pools) {
+        const provider = byKey.get(p.provider);
+        if (!provider) return null;
+        pools.set(p.address, { address: p.address, provider, token0: p.token0, token1: p.token1, reserve0: BigInt(p.reserve0), reserve1: BigInt(p.reserve1) });
+      }
+      return { block: snapshot.block, gasPrice: BigInt(snapshot.gasPrice), tokens: new Map(snapshot.tokens.map((t) => [t.address, t])), pools };
+    } catch {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import type { RouteView } from './route-view';
+
+/** A hop as the executor runs it. */
+export interface PlannedHop {
+  pool: string;
+  tokenIn: string;
+  tokenOut: string;
+  zeroForOne: boolean;
+  feeBps: number;
+  provider: string;
+}
+
+/** Everything needed to rebuild the executor call later, in strings so it survives JSON. */
+export interface ExecutionPlan {
+  chainId: number;
+  executor: string;
+  /** Lowercase; the zero address is the native currency. */
+  tokenIn: string;
+  tokenOut: string;
+  /** Pulled from the payer, fee included. */
+  amountIn: string;
+  feeAmount: string;
+  feeRecipient: string;
+  amountOut: string;
+  minAmountOut: string;
+  sender: string;
+  receiver: string;
+  gasLimit: string;
+  legs: Array<{ amountIn: string; amountOut: string; hops: PlannedHop[] }>;
+}
+
+export interface StoredQuote {
+  quoteId: string;
+  /** Account that asked for it; only that account may build it. */
+  userId: string;
+  /** Unix seconds. */
+  expiry: number;
+  createdAt: number;
+  /** interface.md: 0 direct transfer, 1 native value, 2 permit, 3 permit with witness; null when not given. */
+  acquisitionMode: number | null;
+  integratorId: string | null;
+  route: RouteView;
+  plan: ExecutionPlan;
+}

@@ -1,0 +1,54 @@
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AppError } from '../../common/errors/app-error';
+import { Caller, CurrentCaller } from '../../common/http/authenticated-request';
+import { RateLimited } from '../rate-limit/rate-limited.decorator';
+import { BuildByIdDto, QuoteQueryDto } from './dto/swap-requests.dto';
+import { SwapTxBuilder } from './execution/swap-tx-builder.service';
+import { QuoteStore } from './quotes/quote-store.service';
+import type { RouteView, TxView } from './quotes/route-view';
+import { SwapQuoteService } from './quotes/swap-quote.service';
+
+const API_KEY = { name: 'api-key', required: true };
+const CODE_ENVELOPE = { description: 'code envelope: {code: 0, message: "success", data}' };
+
+@ApiTags('swap')
+@ApiHeader(API_KEY)
+@Controller()
+export class SwapController {
+  constructor(
+    private readonly quotes: SwapQuoteService,
+    private readonly store: QuoteStore,
+    private readonly builder: SwapTxBuilder,
+  ) {}
+
+  @Get('quote')
+  @RateLimited()
+  @ApiOperation({ summary: 'Ranked route candidates for a swap (empty for pairs without a route)' })
+  @ApiOkResponse(CODE_ENVELOPE)
+  async quote(@CurrentCaller() caller: Caller, @Query() query: QuoteQueryDto): Promise<RouteView[]> {
+    const quotes = await this.quotes.quote(caller, query, { icons: true });
+    return quotes.map((q) => q.route);
+  }
+
+  @Get('build-best-path')
+  @RateLimited()
+  @ApiOperation({ summary: 'The best route and its executable transaction' })
+  @ApiOkResponse(CODE_ENVELOPE)
+  async buildBestPath(@CurrentCaller() caller: Caller, @Query() query: QuoteQueryDto): Promise<{ Tx: TxView; route: RouteView }> {
+    const [best] = await this.quotes.quote(caller, query, { icons: false });
+    if (!best) throw new AppError('VALIDATION_001', 'no route for this pair and amount');
+    return { Tx: this.builder.transaction(best, false), route: best.route };
+  }
+
+  @Post('build-path-by-id')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'The executable transaction of a stored quote' })
+  @ApiOkResponse(CODE_ENVELOPE)
+  async buildById(@CurrentCaller() caller: Caller, @Body() body: BuildByIdDto): Promise<TxView> {
+    const quote = await this.store.load(body.quoteId);
+    // Another account's quote is answered like an unknown one, so ids cannot be probed.
+    if (!quote || quote.userId !== caller.account.id) throw new AppError('RESOURCE_001', 'quote not found or expired');
+    return this.builder.transaction(quote, body.simulation ?? false);
+  }
+}

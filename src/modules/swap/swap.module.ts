@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { ChainsModule } from '../chains/chains.module';
+import { PricingModule } from '../pricing/pricing.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { TokenCatalog } from './catalog/token-catalog.service';
+import { SwapTxBuilder } from './execution/swap-tx-builder.service';
+import { PoolIndexer } from './indexer/pool-indexer.service';
+import { PoolSnapshotStore } from './indexer/pool-snapshot.store';
+import { QuoteStore } from './quotes/quote-store.service';
+import { SwapQuoteService } from './quotes/swap-quote.service';
+import { RouteFinder } from './routing/route-finder.service';
+import { SwapStatusController } from './swap-status.controller';
+import { SwapController } from './swap.controller';
+import { TokensController } from './tokens.controller';
+import { SwapStatusService } from './tracking/swap-status.service';
+
+/**
+ * Swap routing: token catalog, pool indexer, router, quotes, executor transactions, tracking.
+ * Other features (gasless) use RouteFinder, QuoteStore, SwapTxBuilder and TokenCatalog.
+ */
+@Module({
+  imports: [ChainsModule, PricingModule, RateLimitModule],
+  controllers: [SwapController, TokensController, SwapStatusController],
+  providers: [PoolSnapshotStore, PoolIndexer, TokenCatalog, RouteFinder, QuoteStore, SwapTxBuilder, SwapQuoteService, SwapStatusService],
+  exports: [PoolIndexer, TokenCatalog, RouteFinder, QuoteStore, SwapTxBuilder, SwapQuoteService],
+})
+export class SwapModule {}

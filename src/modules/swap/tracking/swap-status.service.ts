@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import { getAddress, id, TransactionReceipt } from 'ethers';
+import { AppError } from '../../../common/errors/app-error';
+import { ChainRegistry } from '../../chains/domain/chain-registry.service';
+import { TokenCatalog } from '../catalog/token-catalog.service';
+import { SWAP_EXECUTOR_ABI } from '../execution/executor-abi';
+import { PoolIndexer } from '../indexer/pool-indexer.service';
+
+const V2_SWAP_TOPIC = id('Swap(address,uint256,uint256,uint256,uint256,address)');
+
+export type SwapStatus = 'pending' | 'src_confirmed' | 'completed' | 'failed';
+
+interface TxDetails {
+  txHash: string | null;
+  chainId: number;
+  chainLogo: string | null;
+  timestamp: string | null;
+}
+
+/** interface.md "Swap tracking record". */
+export interface SwapStatusView {
+  status: SwapStatus;
+  kind: string;
+  provider: { key: string; name: string };
+  srcTxDetails: TxDetails;
+  destTxDetails: TxDetails;
+  routeKind: string;
+  updatedAtMs: number;
+  userAddress: string | null;
+  details?: Record<string, string>;
+}
+
+/**
+ * GET /status: the receipt of the source transaction decides. No receipt (unknown or not yet
+ * mined): pending. A receipt with the executor's Swapped event: completed, with what it paid.
+ * A reverted receipt, or a successful one without the event (not a swap of ours): failed.
+ */
+@Injectable()
+export class SwapStatusService {
+  constructor(
+    private readonly registry: ChainRegistry,
+    private readonly catalog: TokenCatalog,
+    private readonly indexer: PoolIndexer,
+  ) {}
+
+  async status(txHash: string, chainId: number, userAddress?: string): Promise<SwapStatusView> {
+    const chain = this.catalog.chain(chainId);
+    const provider = this.registry.provider(chainId);
+    const receipt = await provider.getTransactionReceipt(txHash).catch((err: Error) => {
+      throw new AppError('CHAIN_003', `receipt lookup failed: ${err.message.split('\n')[0]}`);
+    });
+    const logo = chain.iconUrl ? chain.iconUrl : null;
+    const empty: TxDetails = { txHash: null, chainId, chainLogo: logo, timestamp: null };
+    const base = { kind: 'swap', routeKind: 'sameChainSwap', updatedAtMs: Date.now() };
+    if (!receipt) {
+      return { ...base, status: 'pending', provider: { key: '', name: '' }, srcTxDetails: { ...empty, txHash }, destTxDetails: empty, userAddress: userAddress ?? null };
+    }
+    const block = await provider.getBlock(receipt.blockNumber).catch(() => null);
+    const src: TxDetails = { txHash: receipt.hash, chainId, chainLogo: logo, timestamp: block ? new Date(block.timestamp * 1000).toISOString() : null };
+    const swapped = this.swappedEvent(receipt, chain.contracts?.swapExecutor);
+    const user = userAddress ?? getAddress(receipt.from);
+    if (receipt.status !== 1 || !swapped) {
+      return { ...base, status: 'failed', provider: this.providerOf(chainId, receipt), srcTxDetails: src, destTxDetails: empty, userAddress: user };
+    }
+    return {
+      ...base,
+      status: 'completed',
+      provider: this.providerOf(chainId, receipt),
+      srcTxDetails: src,
+      // Same-chain swaps pay out in the source transaction.
+      destTxDetails: src,
+      userAddress: user,
+      details: swapped,
+    };
+  }
+
+  private swappedEvent(receipt: TransactionReceipt, executor: string | undefined): Record<string, string> | null {
+    if (!executor) return null;
+    for (const log of receipt.logs) {
+      if (log.address.toLowerCase() !== executor.toLowerCase()) continue;
+      const parsed = SWAP_EXECUTOR_ABI.parseLog({ topics: [...log.topics], data: log.data });
+      if (parsed?.name !== 'Swapped') continue;
+      const a = parsed.args;
+      return {
+        quoteId: String(a.ref),
+        payer: getAddress(String(a.payer)),
+        receiver: getAddress(String(a.receiver)),
+        tokenIn: getAddress(String(a.tokenIn)),
+        tokenOut: getAddress(String(a.tokenOut)),
+        amountIn: String(a.amountIn),
+        amountOut: String(a.amountOut),
+        feeAmount: String(a.feeAmount),
+        feeRecipient: getAddress(String(a.feeRecipient)),
+      };
+    }
+    return null;
+  }
+
+  /** The DEX deployments whose pools emitted Swap in this transaction, as one provider. */
+  private providerOf(chainId: number, receipt: TransactionReceipt): { key: string; name: string } {
+    const market = this.indexer.peek(chainId);
+    const seen = new Map<string, string>();
+    for (const log of receipt.logs) {
+      if (log.topics[0] !== V2_SWAP_TOPIC) continue;
+      const pool = market?.pools.get(log.address.toLowerCase());
+      if (pool) seen.set(pool.provider.key, pool.provider.name);
+    }
+    return { key: [...seen.keys()].join('+'), name: [...seen.values()].join(' + ') };
+  }
+}
