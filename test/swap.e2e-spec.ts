@@ -1,6 +1,6 @@
 import { CurrencyAmount, Token } from '@uniswap/sdk-core';
 import { Pair, Trade } from '@uniswap/v2-sdk';
-import { Contract, Interface, JsonRpcProvider, parseEther, parseUnits, Wallet, ZeroAddress } from 'ethers';
+import { Contract, HDNodeWallet, Interface, JsonRpcProvider, parseEther, parseUnits, Wallet, ZeroAddress } from 'ethers';
 import Redis from 'ioredis';
 import { REDIS } from '../src/redis/redis.module';
 import { QuoteStore } from '../src/modules/swap/quotes/quote-store.service';
@@ -26,7 +26,7 @@ describe('swap routing', () => {
   let rpc: JsonRpcProvider;
   let key: string;
   let integrator: string;
-  let trader: Wallet;
+  let trader: HDNodeWallet;
 
   const sdkToken = (symbol: string): Token => {
     const found = chain.tokens.find((x) => x.symbol === symbol)!;

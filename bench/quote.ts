@@ -1,0 +1,242 @@
+/**
+ * `npm run bench:quote`: latency of GET /quote end to end, and the router's cost on synthetic
+ * pool graphs of growing size.
+ *
+ * Brings up its own stack (anvil 31337 on BENCH_QUOTE_CHAIN_PORT=28565, database
+ * `relay_bench_quote` recreated, Redis db 12 under the `relay-bench-quote` prefix, the API in
+ * process on a free port), so it runs beside `npm start`, the tests and bench:relay. Then:
+ *   1. GET /quote over real HTTP (api-key auth, rate limit, validation, routing, quote storage),
+ *      sequentially, rotating over a direct, a 2-hop and a 3-hop pair: p50 / p99;
+ *   2. the router alone (path search + split search, as RouteFinder runs it) on random graphs of
+ *      100, 1,000 and 10,000 pools: graph build time and quote time per pair.
+ * Prints a table and, last, one JSON line. Target: GET /quote p50 <= 25 ms.
+ *
+ * Settings: BENCH_QUOTE_N [300] quotes measured, BENCH_ROUTER_QUERIES [50] per graph size,
+ * BENCH_QUOTE_CHAIN_PORT [28565], BENCH_QUOTE_DATABASE_URL [postgres://postgres@127.0.0.1:5432/relay_bench_quote],
+ * BENCH_QUOTE_REDIS_URL [redis://127.0.0.1:6379/12], BENCH_LOGS=1 (app logs), BENCH_ENFORCE=1 (exit 1 on a missed target).
+ */
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { parseUnits, Wallet } from 'ethers';
+import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { bringUpDevnet, type Devnet } from '../scripts/devnet';
+import { chainsFileFor } from '../scripts/local-stack/chains-config';
+import { ensureDatabase } from '../scripts/local-stack/database';
+import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC } from '../scripts/local-stack/dev-keys';
+import { buildPoolGraph } from '../src/modules/swap/domain/pool-graph';
+import type { DexProvider, PoolState } from '../src/modules/swap/domain/types';
+import { searchPlans } from '../src/modules/swap/routing/route-finder.service';
+
+const int = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  const n = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${raw}`);
+  return n;
+};
+
+const STATE_DIR = join(__dirname, '..', '.local', 'bench-quote');
+const SETTINGS = {
+  n: int('BENCH_QUOTE_N', 300),
+  routerQueries: int('BENCH_ROUTER_QUERIES', 50),
+  chainPort: int('BENCH_QUOTE_CHAIN_PORT', 28565),
+  databaseUrl: process.env.BENCH_QUOTE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/relay_bench_quote',
+  redisUrl: process.env.BENCH_QUOTE_REDIS_URL ?? 'redis://127.0.0.1:6379/12',
+  redisPrefix: 'relay-bench-quote',
+  warmup: 20,
+  logs: process.env.BENCH_LOGS === '1',
+  enforce: process.env.BENCH_ENFORCE === '1',
+};
+const TARGET_P50_MS = 25;
+const ADMIN_TOKEN = `bench-admin-${randomBytes(12).toString('hex')}`;
+const log = (line: string) => console.log(`[bench] ${line}`);
+const now = () => performance.now();
+/** mulberry32: a small PRNG with a full 2^32 period (an LCG in float arithmetic cycles too soon). */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const percentile = (values: number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+};
+
+async function cleanRedis(): Promise<void> {
+  const redis = new Redis(SETTINGS.redisUrl, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${SETTINGS.redisPrefix}:*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+interface Stack {
+  devnet: Devnet;
+  app: INestApplication;
+  baseUrl: string;
+}
+
+async function bringUp(): Promise<Stack> {
+  mkdirSync(STATE_DIR, { recursive: true });
+  const devnet = await bringUpDevnet({ chains: [{ chainId: 31337, name: 'Devnet', port: SETTINGS.chainPort }], stateDir: STATE_DIR, log: (l) => log(`devnet: ${l}`) });
+  const chainsFile = join(STATE_DIR, 'chains.json');
+  writeFileSync(chainsFile, JSON.stringify(chainsFileFor(devnet.chains), null, 2));
+  await ensureDatabase(SETTINGS.databaseUrl, { recreate: true });
+  await cleanRedis();
+  Object.assign(process.env, {
+    NODE_ENV: 'test',
+    DATABASE_URL: SETTINGS.databaseUrl,
+    REDIS_URL: SETTINGS.redisUrl,
+    REDIS_PREFIX: SETTINGS.redisPrefix,
+    CHAINS_FILE: chainsFile,
+    ADMIN_TOKEN,
+    APP_ROLE: 'all',
+    PORT: '0',
+    DB_RUN_MIGRATIONS: 'false',
+    ACCESS_LOG: 'false',
+    RELAYER_MNEMONIC: DEV_RELAYER_MNEMONIC,
+    AUTH_MNEMONIC: DEV_AUTH_MNEMONIC,
+    JWT_SECRET: 'bench-jwt-secret-0123456789abcdef012345',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+  });
+  const { dataSourceOptions } = await import('../src/database/data-source-options');
+  const dataSource = new DataSource(dataSourceOptions(SETTINGS.databaseUrl, false));
+  await dataSource.initialize();
+  await dataSource.runMigrations();
+  await dataSource.destroy();
+  const { AppModule } = await import('../src/app.module');
+  const { configureApp } = await import('../src/bootstrap/configure-app');
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, { bodyParser: false, logger: SETTINGS.logs ? undefined : ['error'], abortOnError: false });
+  configureApp(app);
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as { port: number };
+  return { devnet, app, baseUrl: `http://127.0.0.1:${port}` };
+}
+
+async function quoteLatency(stack: Stack): Promise<{ p50: number; p99: number; mean: number; n: number }> {
+  const created = await fetch(`${stack.baseUrl}/admin/accounts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ address: Wallet.createRandom().address, creditUsd: 10 }),
+  }).then((r) => r.json() as Promise<{ data: { apiKey: string } }>);
+  const apiKey = created.data.apiKey;
+  const chain = stack.devnet.chains[0];
+  const addr = (symbol: string) => chain.tokens.find((t) => t.symbol === symbol)!.address;
+  const pairs = [
+    { fromToken: addr('WETH'), toToken: addr('USDC'), amount: parseUnits('1', 18) },
+    { fromToken: addr('DAI'), toToken: addr('WBTC'), amount: parseUnits('5000', 18) },
+    { fromToken: addr('LINK'), toToken: addr('UNI'), amount: parseUnits('100', 18) },
+  ];
+  const sender = Wallet.createRandom().address;
+  const latencies: number[] = [];
+  for (let i = 0; i < SETTINGS.warmup + SETTINGS.n; i++) {
+    const pair = pairs[i % pairs.length];
+    const query = new URLSearchParams({ fromChain: '31337', toChain: '31337', fromToken: pair.fromToken, toToken: pair.toToken, amount: pair.amount.toString(), sender });
+    const t0 = now();
+    const res = await fetch(`${stack.baseUrl}/quote?${query}`, { headers: { 'api-key': apiKey } });
+    const body = (await res.json()) as { code: number; data: unknown[] };
+    const elapsed = now() - t0;
+    if (res.status !== 200 || body.code !== 0 || body.data.length === 0) throw new Error(`GET /quote answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+    if (i >= SETTINGS.warmup) latencies.push(elapsed);
+  }
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), mean: latencies.reduce((a, b) => a + b, 0) / latencies.length, n: latencies.length };
+}
+
+/** A reproducible pseudo-random graph: a few hub tokens carry most pools, like real DEX graphs. */
+function syntheticPools(poolCount: number, seed: number): { pools: PoolState[]; tokens: string[] } {
+  const rand = prng(seed);
+  const tokenCount = Math.max(20, Math.round(poolCount / 8));
+  const tokens = Array.from({ length: tokenCount }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`);
+  const hubs = Math.max(3, Math.round(tokenCount / 50));
+  const providers: DexProvider[] = ['dex-a', 'dex-b', 'dex-c'].map((key) => ({ key, name: key, type: 'uniswap-v2', factory: `0x${'f'.repeat(40)}`, feeBps: 30 }));
+  const pools: PoolState[] = [];
+  const seen = new Set<string>();
+  while (pools.length < poolCount) {
+    const a = tokens[Math.floor(rand() * tokenCount)];
+    const b = rand() < 0.6 ? tokens[Math.floor(rand() * hubs)] : tokens[Math.floor(rand() * tokenCount)];
+    const provider = providers[Math.floor(rand() * providers.length)];
+    const id = `${provider.key}:${a < b ? a + b : b + a}`;
+    if (a === b || seen.has(id)) continue;
+    seen.add(id);
+    const [token0, token1] = a < b ? [a, b] : [b, a];
+    const reserve = () => BigInt(Math.floor(1e3 + rand() * 1e6)) * 10n ** 18n;
+    pools.push({ address: `0x${randomBytes(20).toString('hex')}`, provider, token0, token1, reserve0: reserve(), reserve1: reserve() });
+  }
+  return { pools, tokens };
+}
+
+interface RouterRow {
+  pools: number;
+  tokens: number;
+  buildMs: number;
+  p50: number;
+  p99: number;
+  plans: number;
+}
+
+function routerCost(poolCount: number): RouterRow {
+  const { pools, tokens } = syntheticPools(poolCount, poolCount);
+  let t0 = now();
+  const graph = buildPoolGraph(pools);
+  const buildMs = now() - t0;
+  const times: number[] = [];
+  let plans = 0;
+  const rand = prng(7);
+  for (let i = 0; i < SETTINGS.routerQueries; i++) {
+    const a = tokens[Math.floor(rand() * tokens.length)];
+    let b = tokens[Math.floor(rand() * tokens.length)];
+    if (a === b) b = tokens[(tokens.indexOf(a) + 1) % tokens.length];
+    t0 = now();
+    plans += searchPlans({ graph }, a, b, 10n ** 21n).length;
+    times.push(now() - t0);
+  }
+  return { pools: poolCount, tokens: tokens.length, buildMs, p50: percentile(times, 50), p99: percentile(times, 99), plans: plans / SETTINGS.routerQueries };
+}
+
+async function main(): Promise<number> {
+  let stack: Stack | undefined;
+  try {
+    stack = await bringUp();
+    log(`API on ${stack.baseUrl}; measuring GET /quote (${SETTINGS.n} after ${SETTINGS.warmup} warm-up)`);
+    const http = await quoteLatency(stack);
+    const router = [100, 1_000, 10_000].map(routerCost);
+    const f = (x: number, d = 1) => x.toFixed(d);
+    console.log('');
+    console.log(`GET /quote end to end (local stack, sequential, N=${http.n}): p50 ${f(http.p50)} ms, p99 ${f(http.p99)} ms, mean ${f(http.mean)} ms — target p50 <= ${TARGET_P50_MS} ms: ${http.p50 <= TARGET_P50_MS ? 'met' : 'NOT met'}`);
+    console.log('');
+    console.log('router on synthetic graphs (path search up to 3 hops + split search, one pair per query)');
+    console.log(`${'pools'.padStart(7)} | ${'tokens'.padStart(6)} | ${'graph build ms'.padStart(14)} | ${'quote p50 ms'.padStart(12)} | ${'quote p99 ms'.padStart(12)} | ${'x p50 vs 100'.padStart(12)} | candidates/quote`);
+    console.log(`${'-'.repeat(7)}-|-${'-'.repeat(6)}-|-${'-'.repeat(14)}-|-${'-'.repeat(12)}-|-${'-'.repeat(12)}-|-${'-'.repeat(12)}-|-${'-'.repeat(16)}`);
+    for (const row of router) {
+      console.log(`${String(row.pools).padStart(7)} | ${String(row.tokens).padStart(6)} | ${f(row.buildMs, 2).padStart(14)} | ${f(row.p50, 3).padStart(12)} | ${f(row.p99, 3).padStart(12)} | ${f(row.p50 / router[0].p50, 1).padStart(12)} | ${f(row.plans, 1)}`);
+    }
+    console.log('');
+    console.log(JSON.stringify({ quote: http, router }));
+    return SETTINGS.enforce && http.p50 > TARGET_P50_MS ? 1 : 0;
+  } catch (err) {
+    console.error(`bench failed: ${(err as Error).stack ?? String(err)}`);
+    return 1;
+  } finally {
+    await stack?.app.close().catch(() => undefined);
+    await stack?.devnet.stop().catch(() => undefined);
+  }
+}
+
+void main().then((code) => process.exit(code));
