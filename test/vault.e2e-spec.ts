@@ -188,7 +188,10 @@ describe('vault deposits and withdrawals (solver auction, EIP-7702 settlement)',
     expect(await waitForOrder(withdrawn.body.data.orderId)).toMatchObject({ status: 'confirmed' });
 
     const assetAfter: bigint = await new Contract(usdc, erc20, rpc).balanceOf(user.address);
-    expect(assetAfter - assetBefore).toBeGreaterThanOrEqual((amount * 6n) / 10n); // principal plus the yield earned meanwhile
+    // At least what the shares were worth before (yield only adds), and the principal give or take
+    // the one unit ERC-4626 rounds in the vault's favour when no second has passed in between.
+    expect(assetAfter - assetBefore).toBeGreaterThanOrEqual(balancedWorth);
+    expect(assetAfter - assetBefore).toBeGreaterThanOrEqual((amount * 6n) / 10n - 1n);
     expect(await shares('usdc-balanced', user.address)).toBe(0n);
     expect(await rpc.getBalance(user.address)).toBe(0n);
     const [position] = await db.query('SELECT shares, cost_basis FROM vault_positions WHERE user_address = $1 AND venue_id = $2', [user.address.toLowerCase(), 'usdc-balanced']);
