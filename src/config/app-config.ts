@@ -106,6 +106,10 @@ export class AppConfig {
   @IsInt() @Min(0) @Max(200)
   RELAY_GAS_BUFFER_PERCENT: number = 20;
 
+  /** How long estimates share one read of a chain's market fees (0 reads them for every submission). */
+  @IsInt() @Min(0) @Max(60_000)
+  RELAY_FEE_CACHE_MS: number = 1_000;
+
   /** A broadcast not mined after this long is replaced with bumped fees. */
   @IsInt() @Min(1000)
   RELAY_REPLACE_AFTER_MS: number = 30_000;

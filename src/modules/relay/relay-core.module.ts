@@ -6,6 +6,7 @@ import { AccountsModule } from '../accounts/accounts.module';
 import { ChainsModule } from '../chains/chains.module';
 import { PricingModule } from '../pricing/pricing.module';
 import { TxEventsModule } from '../tx-events/tx-events.module';
+import { FeeOracle } from './domain/fee-oracle.service';
 import { Estimator } from './domain/estimator.service';
 import { RegionResolver } from './domain/region-resolver';
 import { SendQueue } from './domain/send-queue';
@@ -28,7 +29,7 @@ import { SettlementService } from './sending/settlement.service';
     PricingModule,
     TxEventsModule,
   ],
-  providers: [RegionResolver, SignerPool, NonceManager, TopUpService, SettlementService, Estimator, SendQueue, TxQueryService],
+  providers: [RegionResolver, SignerPool, NonceManager, TopUpService, SettlementService, Estimator, FeeOracle, SendQueue, TxQueryService],
   exports: [RegionResolver, SignerPool, NonceManager, TopUpService, SettlementService, Estimator, SendQueue, TxQueryService, AccountsModule, ChainsModule, PricingModule, TxEventsModule, BullModule],
 })
 export class RelayCoreModule {}

@@ -6,7 +6,7 @@ import { ChainRegistry } from '../../chains/domain/chain-registry.service';
 import { PricingService } from '../../pricing/pricing.service';
 import { StoredAuthorization } from '../entities/relay-transaction.entity';
 import { FeeSettings, maxGasPrice, weiToMicroUsd } from './fees';
-import { marketFees } from './market-fees';
+import { FeeOracle } from './fee-oracle.service';
 import { RelayRequest } from './relay-request';
 import { decodeRevertData, isRevertError, revertDataOf } from './revert-decoder';
 
@@ -34,6 +34,7 @@ export class Estimator {
     private readonly chains: ChainRegistry,
     private readonly pricing: PricingService,
     private readonly config: AppConfig,
+    private readonly feeOracle: FeeOracle,
   ) {}
 
   async estimate(req: RelayRequest, from: string, options: { derivedSender: boolean }): Promise<Estimate> {
@@ -41,7 +42,7 @@ export class Estimator {
     const call = rpcCall(req, from);
     const [gasEstimate, fees, price] = await Promise.all([
       this.simulate(provider, call, req.gasLimit),
-      this.fees(provider, req),
+      this.fees(req),
       this.pricing.nativeUsd(req.chain.chainId),
     ]);
     const gasLimit = req.gasLimit ?? (gasEstimate * BigInt(100 + this.config.RELAY_GAS_BUFFER_PERCENT)) / 100n;
@@ -58,12 +59,18 @@ export class Estimator {
     };
   }
 
-  /** eth_call then eth_estimateGas; a revert is TRANSACTION_004 with the decoded reason, anything else CHAIN_003. */
+  /**
+   * One round trip: eth_estimateGas executes the call and reverts with the same data as eth_call
+   * would, so it is the simulation; with a caller's gasLimit, eth_call checks it runs within it.
+   * A revert is TRANSACTION_004 with the decoded reason, anything else CHAIN_003.
+   */
   private async simulate(provider: JsonRpcProvider, call: Record<string, unknown>, gasLimit: bigint | null): Promise<bigint> {
     const override = { [call.from as string]: { balance: toQuantity(10n ** 30n) } };
     try {
-      await sendWithOverride(provider, 'eth_call', [call, 'latest'], override);
-      if (gasLimit !== null) return gasLimit;
+      if (gasLimit !== null) {
+        await sendWithOverride(provider, 'eth_call', [call, 'latest'], override);
+        return gasLimit;
+      }
       return BigInt(await sendWithOverride(provider, 'eth_estimateGas', [call, 'latest'], override));
     } catch (err) {
       if (err instanceof AppError) throw err;
@@ -72,11 +79,11 @@ export class Estimator {
     }
   }
 
-  private async fees(provider: JsonRpcProvider, req: RelayRequest): Promise<FeeSettings> {
+  private async fees(req: RelayRequest): Promise<FeeSettings> {
     if (req.gas.kind === 'legacy') return { type: 'legacy', gasPrice: req.gas.gasPrice };
     if (req.gas.kind === 'eip1559') return { type: 'eip1559', maxFeePerGas: req.gas.maxFeePerGas, maxPriorityFeePerGas: req.gas.maxPriorityFeePerGas };
     try {
-      return await marketFees(provider);
+      return await this.feeOracle.fees(req.chain.chainId);
     } catch (err) {
       throw new AppError('CHAIN_003', `fee data unavailable: ${(err as Error).message.split('\n')[0].slice(0, 200)}`);
     }

@@ -25,6 +25,8 @@ interface ChainWatch {
  */
 const KICK_MS = 5;
 const FAST_WINDOW_MS = 150;
+/** A head read this recently is a safe lower bound for a transaction about to be broadcast. */
+const HEAD_FRESH_MS = 1_000;
 
 /**
  * Watches the chains for the transactions this worker broadcast: one eth_getBlockReceipts
@@ -35,6 +37,7 @@ const FAST_WINDOW_MS = 150;
 export class ReceiptTracker implements OnModuleDestroy {
   private readonly logger = new Logger(ReceiptTracker.name);
   private readonly watches = new Map<number, ChainWatch>();
+  private readonly heads = new Map<number, { block: number; at: number }>();
   private stopped = false;
 
   constructor(
@@ -60,6 +63,19 @@ export class ReceiptTracker implements OnModuleDestroy {
     if (watch.busy) watch.rerun = true;
     watch.fastUntil = Date.now() + FAST_WINDOW_MS;
     this.schedule(chainId, watch, KICK_MS);
+  }
+
+  /**
+   * A block number at or below the chain's head, for a broadcast's `fromBlock`: the last head a
+   * poll saw when it is fresh (under load the tracker polls constantly, so a send costs no extra
+   * RPC), else read now. Any transaction broadcast after the read lands in a later block.
+   */
+  async headHint(chainId: number): Promise<number> {
+    const seen = this.heads.get(chainId);
+    if (seen && Date.now() - seen.at < HEAD_FRESH_MS) return seen.block;
+    const block = await this.chains.provider(chainId).getBlockNumber();
+    this.noteHead(chainId, block);
+    return block;
   }
 
   isTracking(txId: string): boolean {
@@ -108,6 +124,7 @@ export class ReceiptTracker implements OnModuleDestroy {
     try {
       const provider = this.chains.provider(chainId);
       const latest = await provider.getBlockNumber();
+      this.noteHead(chainId, latest);
       for (let block = watch.cursor + 1; block <= latest && watch.hashes.size > 0; block++) {
         const raw = (await provider.send('eth_getBlockReceipts', [toQuantity(block)])) as Array<Record<string, unknown>> | null;
         for (const r of raw ?? []) {
@@ -127,6 +144,12 @@ export class ReceiptTracker implements OnModuleDestroy {
     } finally {
       watch.busy = false;
     }
+  }
+
+  private noteHead(chainId: number, block: number): void {
+    const seen = this.heads.get(chainId);
+    // Concurrent reads may finish out of order; a head never moves back.
+    this.heads.set(chainId, { block: Math.max(block, seen?.block ?? 0), at: Date.now() });
   }
 
   private forget(watch: ChainWatch, txId: string): void {

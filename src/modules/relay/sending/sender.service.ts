@@ -103,8 +103,7 @@ export class SenderService {
   }
 
   private async signAndBroadcast(tx: RelayTransactionEntity, signer: RelaySigner, fees: FeeSettings, reuseNonce: bigint | null): Promise<void> {
-    const provider = this.chains.provider(tx.chainId);
-    const fromBlock = await provider.getBlockNumber();
+    const fromBlock = await this.tracker.headHint(tx.chainId);
     const { raw, hash, nonce } = await this.dataSource.transaction(async (em) => {
       const nonce = reuseNonce ?? (await this.nonces.allocate(em, tx.chainId, signer.address));
       const raw = await signer.signTransaction(this.request(tx, fees, nonce));
