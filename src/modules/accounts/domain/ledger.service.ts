@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
+import { returningRows } from '../../../database/returning-rows';
 import { AccountEntity } from '../entities/account.entity';
 import { LedgerEntryEntity, LedgerKind } from '../entities/ledger-entry.entity';
 
@@ -45,6 +46,71 @@ export class LedgerService {
   reserve(userId: string, amountMicro: bigint, reference: string, em?: EntityManager): Promise<Balances> {
     if (amountMicro < 0n) throw new AppError('VALIDATION_001', 'reservation must not be negative');
     return this.move(em, userId, 'reserve', -amountMicro, amountMicro, reference, null);
+  }
+
+  /**
+   * A reservation whose checks and balance move happen in ONE conditional UPDATE: the account
+   * row is locked only from that statement to the caller's commit, so an account's concurrent
+   * submissions queue for one round trip instead of the whole check-then-write sequence. Refuses
+   * (null, nothing written that survives the caller's rollback) when available, the per-tx
+   * limit, the daily limit (window starting `dayStart`), the chain or the breaker says no; the
+   * caller reads the account to say which.
+   */
+  async reserveWithinLimits(
+    m: EntityManager,
+    userId: string,
+    amountMicro: bigint,
+    reference: string,
+    limits: { chainId: number; now: Date; dayStart: Date },
+  ): Promise<Balances | null> {
+    if (amountMicro < 0n) throw new AppError('VALIDATION_001', 'reservation must not be negative');
+    await m.query(`INSERT INTO ledger_entries (user_id, kind, available_delta, pending_delta, reference) VALUES ($1, 'reserve', $2, $3, $4)`, [
+      userId,
+      (-amountMicro).toString(),
+      amountMicro.toString(),
+      reference,
+    ]);
+    const consumedToday = `(CASE WHEN daily_updated_at < $3 THEN 0 ELSE daily_consumed_micro END)`;
+    const rows = returningRows<{ available_micro: string; pending_micro: string }>(
+      await m.query(
+        `UPDATE accounts
+            SET available_micro = available_micro - $2, pending_micro = pending_micro + $2,
+                daily_consumed_micro = ${consumedToday} + $2, daily_updated_at = $4
+          WHERE id = $1 AND available_micro >= $2 AND per_tx_limit_micro >= $2
+            AND ${consumedToday} + $2 <= daily_limit_micro
+            AND NOT ($5 = ANY (disabled_chain_ids))
+            AND NOT (circuit_breaker_enabled AND failure_streak >= failure_streak_limit)
+          RETURNING available_micro, pending_micro`,
+        [userId, amountMicro.toString(), limits.dayStart, limits.now, limits.chainId],
+      ),
+    );
+    if (rows.length === 0) return null;
+    return { availableMicro: BigInt(rows[0].available_micro), pendingMicro: BigInt(rows[0].pending_micro) };
+  }
+
+  /**
+   * Settlement of a reservation that covers the cost (the usual case: the estimate is a worst
+   * case), for a caller that already serialises settlements of this reference (the relay holds
+   * the transaction row lock and checked it is still PENDING). The ledger row goes in first and
+   * the account row is touched last, in one UPDATE, so its lock lasts until the caller's commit
+   * only. Returns false when the reservation does not cover the cost: use `settle` then.
+   */
+  async settleCovered(m: EntityManager, userId: string, reference: string, actualMicro: bigint): Promise<boolean> {
+    const reserved = await this.reservedFor(m, reference);
+    if (actualMicro > reserved) return false;
+    await m.query(`INSERT INTO ledger_entries (user_id, kind, available_delta, pending_delta, reference, memo) VALUES ($1, 'settle', $2, $3, $4, $5)`, [
+      userId,
+      (reserved - actualMicro).toString(),
+      (-reserved).toString(),
+      reference,
+      `charged ${actualMicro}`,
+    ]);
+    await m.query(`UPDATE accounts SET available_micro = available_micro + $2, pending_micro = pending_micro - $3 WHERE id = $1`, [
+      userId,
+      (reserved - actualMicro).toString(),
+      reserved.toString(),
+    ]);
+    return true;
   }
 
   /**

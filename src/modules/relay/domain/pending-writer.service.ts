@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
-import { dailyConsumedMicro } from '../../accounts/domain/daily-window';
+import { utcDayStart } from '../../accounts/domain/daily-window';
+import { microToUsd, usdToMicro } from '../../../common/money/usd';
 import { LedgerService } from '../../accounts/domain/ledger.service';
 import { AccountEntity } from '../../accounts/entities/account.entity';
 import { TxNotification } from '../../tx-events/tx-notification';
@@ -14,9 +15,9 @@ export type PendingFields = Omit<Partial<RelayTransactionEntity>, 'status' | 'is
 
 /**
  * Accepting a transaction, for every kind of submission: ONE database transaction writes the
- * PENDING row and its status event, then checks the limits on the row-locked account and
- * reserves the cost. The row and event need no lock, so they go first: the account lock, which
- * serialises an account's submissions, is held only for the checks and the reservation.
+ * PENDING row, its status event and the reservation, and checks the limits. The limits and the
+ * balance move are one conditional UPDATE of the account, the last statement before commit, so
+ * the account row lock that serialises an account's submissions lasts one round trip.
  */
 @Injectable()
 export class PendingWriter {
@@ -33,17 +34,24 @@ export class PendingWriter {
     maxUsd: number | null,
     extra?: (em: EntityManager, tx: RelayTransactionEntity) => Promise<void>,
   ): Promise<{ tx: RelayTransactionEntity; notification: TxNotification }> {
+    // Request-only limit: no need to hold anything to check it.
+    if (maxUsd !== null && costMicro > usdToMicro(maxUsd)) {
+      throw new AppError('TRANSACTION_001', `estimated cost ${microToUsd(costMicro)} USD exceeds maxUSD ${maxUsd}`);
+    }
     return this.dataSource.transaction(async (em) => {
       const tx = em.create(RelayTransactionEntity, { ...fields, userId, status: 'PENDING', estimatedCostMicro: costMicro, isAccountCharged: false, retries: 0 });
       await em.save(tx);
       if (extra) await extra(em, tx);
       const notification = await this.publisher.record(em, tx, null);
-      const account = await em.findOne(AccountEntity, { where: { id: userId }, lock: { mode: 'for_no_key_update' } });
-      if (!account) throw new AppError('USER_001');
       const now = new Date();
-      checkSpendLimits(account, fields.chainId, costMicro, maxUsd, now);
-      await this.ledger.reserve(account.id, costMicro, `tx:${tx.id}`, em);
-      await em.update(AccountEntity, { id: account.id }, { dailyConsumedMicro: dailyConsumedMicro(account, now) + costMicro, dailyUpdatedAt: now });
+      const reserved = await this.ledger.reserveWithinLimits(em, userId, costMicro, `tx:${tx.id}`, { chainId: fields.chainId, now, dayStart: utcDayStart(now) });
+      if (!reserved) {
+        // Refused: the account as it is now says which limit (the whole transaction rolls back).
+        const account = await em.findOne(AccountEntity, { where: { id: userId } });
+        if (!account) throw new AppError('USER_001');
+        checkSpendLimits(account, fields.chainId, costMicro, null, now);
+        throw new AppError('TRANSACTION_002', 'insufficient balance for the estimated cost');
+      }
       return { tx, notification };
     });
   }

@@ -2,9 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { toQuantity } from 'ethers';
 import { DataSource, EntityManager } from 'typeorm';
-import { dailyConsumedMicro } from '../../accounts/domain/daily-window';
+import { utcDayStart } from '../../accounts/domain/daily-window';
 import { LedgerService } from '../../accounts/domain/ledger.service';
-import { AccountEntity } from '../../accounts/entities/account.entity';
 import { ChainRegistry } from '../../chains/domain/chain-registry.service';
 import { MetricsService } from '../../metrics/metrics.service';
 import { PricingService } from '../../pricing/pricing.service';
@@ -48,18 +47,15 @@ export class SettlementService {
     const costMicro = weiToMicroUsd(wei, price.usd, chain.nativeCurrency.decimals);
     const revertReason = receipt.status === 1 ? null : await this.revertReason(tx, receipt);
     const status: TxStatus = receipt.status === 1 ? 'EXECUTED' : 'FAILED';
-    await this.finish(txId, status, async (em, locked) => {
-      await this.ledger.settle(locked.userId, `tx:${locked.id}`, costMicro, em);
-      await this.adjustDaily(em, locked, costMicro);
-      return {
-        executionTxHash: receipt.transactionHash,
-        costMicro,
-        isAccountCharged: true,
-        receipt: receiptJson(receipt),
-        revertReason,
-        error: revertReason,
-      };
-    });
+    await this.finish(
+      txId,
+      status,
+      { executionTxHash: receipt.transactionHash, costMicro, isAccountCharged: true, receipt: receiptJson(receipt), revertReason, error: revertReason },
+      async (em, locked) => {
+        if (!(await this.ledger.settleCovered(em, locked.userId, `tx:${locked.id}`, costMicro))) await this.ledger.settle(locked.userId, `tx:${locked.id}`, costMicro, em);
+        return costMicro;
+      },
+    );
   }
 
   /**
@@ -71,29 +67,35 @@ export class SettlementService {
     if (!tx || tx.status !== 'PENDING') return;
     const spentWei = BigInt(tx.fundingCostWei);
     const spentMicro = spentWei > 0n ? weiToMicroUsd(spentWei, (await this.pricing.nativeUsd(tx.chainId)).usd, this.chains.get(tx.chainId).nativeCurrency.decimals) : 0n;
-    await this.finish(txId, 'FAILED', async (em, locked) => {
+    await this.finish(txId, 'FAILED', { costMicro: spentMicro, isAccountCharged: spentMicro > 0n, error: error.slice(0, 1000) }, async (em, locked) => {
       if (spentMicro > 0n) await this.ledger.settle(locked.userId, `tx:${locked.id}`, spentMicro, em);
       else await this.ledger.release(locked.userId, `tx:${locked.id}`, em);
-      await this.adjustDaily(em, locked, spentMicro);
-      return { costMicro: spentMicro, isAccountCharged: spentMicro > 0n, error: error.slice(0, 1000) };
+      return spentMicro;
     });
   }
 
+  /**
+   * The row (under its own lock, which also serialises settlements of one transaction), the
+   * event, then the account: ledger movement and one UPDATE for the daily amount and the
+   * breaker streak, last, so the account row is locked from there to commit only.
+   */
   private async finish(
     txId: string,
     status: TxStatus,
-    apply: (em: EntityManager, tx: RelayTransactionEntity) => Promise<Partial<RelayTransactionEntity>>,
+    patch: Partial<RelayTransactionEntity>,
+    charge: (em: EntityManager, tx: RelayTransactionEntity) => Promise<bigint>,
   ): Promise<void> {
     let latencyMs = 0;
     const notification = await this.dataSource.transaction(async (em): Promise<TxNotification | null> => {
       const tx = await em.findOne(RelayTransactionEntity, { where: { id: txId }, lock: { mode: 'pessimistic_write' } });
       if (!tx || tx.status !== 'PENDING') return null;
-      const patch = await apply(em, tx);
       latencyMs = Date.now() - tx.createdAt.getTime();
       Object.assign(tx, patch, { status, latencyMs });
       await em.update(RelayTransactionEntity, { id: tx.id }, { ...patch, status, latencyMs });
-      await this.updateStreak(em, tx.userId, status === 'EXECUTED');
-      return this.publisher.record(em, tx, 'PENDING');
+      const notification = await this.publisher.record(em, tx, 'PENDING');
+      const charged = await charge(em, tx);
+      await this.updateAccountCounters(em, tx, charged, status === 'EXECUTED');
+      return notification;
     });
     if (notification) {
       const labels = { chain: String(notification.chainId), status };
@@ -104,19 +106,28 @@ export class SettlementService {
     }
   }
 
-  /** The daily amount was raised by the estimate at submission; correct it to what was charged. */
-  private async adjustDaily(em: EntityManager, tx: RelayTransactionEntity, chargedMicro: bigint): Promise<void> {
-    const account = await em.findOne(AccountEntity, { where: { id: tx.userId }, lock: { mode: 'for_no_key_update' } });
-    if (!account) return;
-    const today = new Date();
-    // A reservation made before midnight counted toward yesterday; today's window is untouched.
-    if (tx.createdAt < new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()))) return;
-    const adjusted = dailyConsumedMicro(account, today) - tx.estimatedCostMicro + chargedMicro;
-    await em.update(AccountEntity, { id: account.id }, { dailyConsumedMicro: adjusted > 0n ? adjusted : 0n, dailyUpdatedAt: today });
-  }
-
-  private async updateStreak(em: EntityManager, userId: string, success: boolean): Promise<void> {
-    await em.query(`UPDATE accounts SET failure_streak = ${success ? '0' : 'failure_streak + 1'} WHERE id = $1`, [userId]);
+  /**
+   * The daily amount was raised by the estimate at submission: correct it to what was charged
+   * (a reservation made before midnight counted toward yesterday, so today's is untouched); and
+   * the breaker's failure streak. One statement.
+   */
+  private async updateAccountCounters(em: EntityManager, tx: RelayTransactionEntity, chargedMicro: bigint, success: boolean): Promise<void> {
+    const now = new Date();
+    const dayStart = utcDayStart(now);
+    const sameDay = tx.createdAt >= dayStart;
+    const streak = success ? '0' : 'failure_streak + 1';
+    if (!sameDay) {
+      await em.query(`UPDATE accounts SET failure_streak = ${streak} WHERE id = $1`, [tx.userId]);
+      return;
+    }
+    await em.query(
+      `UPDATE accounts
+          SET failure_streak = ${streak},
+              daily_consumed_micro = GREATEST((CASE WHEN daily_updated_at < $2 THEN 0 ELSE daily_consumed_micro END) - $3 + $4, 0),
+              daily_updated_at = $5
+        WHERE id = $1`,
+      [tx.userId, dayStart, tx.estimatedCostMicro.toString(), chargedMicro.toString(), now],
+    );
   }
 
   /** Best effort: replays the call on the parent block to read why it reverted. */
