@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import { returningRows } from '../../../database/returning-rows';
 import { AccountEntity } from '../entities/account.entity';
+import { AccountCounters, countersSet } from './account-counters';
 import { LedgerEntryEntity, LedgerKind } from '../entities/ledger-entry.entity';
 
 export interface Balances {
@@ -90,27 +91,39 @@ export class LedgerService {
 
   /**
    * Settlement of a reservation that covers the cost (the usual case: the estimate is a worst
-   * case), for a caller that already serialises settlements of this reference (the relay holds
-   * the transaction row lock and checked it is still PENDING). The ledger row goes in first and
-   * the account row is touched last, in one UPDATE, so its lock lasts until the caller's commit
-   * only. Returns false when the reservation does not cover the cost: use `settle` then.
+   * case), for a caller that already serialises settlements of this reference and knows the
+   * reserved amount (the relay holds the transaction row lock, checked it is still PENDING, and
+   * reserved exactly its estimatedCostMicro). One INSERT, then ONE account UPDATE carrying the
+   * balances and `counters`, so the account row is locked from there to the caller's commit only.
+   * Returns false, writing nothing, when the reservation does not cover the cost: use `settle`.
    */
-  async settleCovered(m: EntityManager, userId: string, reference: string, actualMicro: bigint): Promise<boolean> {
-    const reserved = await this.reservedFor(m, reference);
-    if (actualMicro > reserved) return false;
+  async settleCovered(
+    m: EntityManager,
+    s: { userId: string; reference: string; reservedMicro: bigint; actualMicro: bigint; counters: AccountCounters },
+  ): Promise<boolean> {
+    if (s.actualMicro > s.reservedMicro) return false;
+    const released = s.reservedMicro - s.actualMicro;
     await m.query(`INSERT INTO ledger_entries (user_id, kind, available_delta, pending_delta, reference, memo) VALUES ($1, 'settle', $2, $3, $4, $5)`, [
-      userId,
-      (reserved - actualMicro).toString(),
-      (-reserved).toString(),
-      reference,
-      `charged ${actualMicro}`,
+      s.userId,
+      released.toString(),
+      (-s.reservedMicro).toString(),
+      s.reference,
+      `charged ${s.actualMicro}`,
     ]);
-    await m.query(`UPDATE accounts SET available_micro = available_micro + $2, pending_micro = pending_micro - $3 WHERE id = $1`, [
-      userId,
-      (reserved - actualMicro).toString(),
-      reserved.toString(),
+    const counters = countersSet(s.counters, 4);
+    await m.query(`UPDATE accounts SET available_micro = available_micro + $2, pending_micro = pending_micro - $3, ${counters.set} WHERE id = $1`, [
+      s.userId,
+      released.toString(),
+      s.reservedMicro.toString(),
+      ...counters.params,
     ]);
     return true;
+  }
+
+  /** `counters` alone, for settlements that went through `settle` or `release`. */
+  async applyCounters(m: EntityManager, userId: string, counters: AccountCounters): Promise<void> {
+    const c = countersSet(counters, 2);
+    await m.query(`UPDATE accounts SET ${c.set} WHERE id = $1`, [userId, ...c.params]);
   }
 
   /**

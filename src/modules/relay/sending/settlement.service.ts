@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { toQuantity } from 'ethers';
 import { DataSource, EntityManager } from 'typeorm';
 import { utcDayStart } from '../../accounts/domain/daily-window';
+import { AccountCounters } from '../../accounts/domain/account-counters';
 import { LedgerService } from '../../accounts/domain/ledger.service';
 import { ChainRegistry } from '../../chains/domain/chain-registry.service';
 import { MetricsService } from '../../metrics/metrics.service';
@@ -34,28 +35,29 @@ export class SettlementService {
 
   /** A mined receipt: EXECUTED (status 1) or FAILED (reverted on chain; the gas is still charged). */
   async settleMined(txId: string, receipt: MinedReceipt): Promise<void> {
-    const tx = await this.dataSource.getRepository(RelayTransactionEntity).findOneBy({ id: txId });
-    if (!tx || tx.status !== 'PENDING') return;
-    const chain = this.chains.get(tx.chainId);
-    const price = await this.pricing.nativeUsd(tx.chainId);
-    const valueWei = receipt.status === 1 ? BigInt(tx.value) : 0n;
-    // A funding-signed sender pays its own gas from the top-up; the account pays for the top-up.
-    const wei =
-      tx.transactionType === 'funding-signed'
-        ? BigInt(tx.fundingCostWei)
-        : receipt.gasUsed * receipt.effectiveGasPrice + receipt.l1Fee + valueWei + BigInt(tx.fundingCostWei);
-    const costMicro = weiToMicroUsd(wei, price.usd, chain.nativeCurrency.decimals);
-    const revertReason = receipt.status === 1 ? null : await this.revertReason(tx, receipt);
     const status: TxStatus = receipt.status === 1 ? 'EXECUTED' : 'FAILED';
-    await this.finish(
-      txId,
-      status,
-      { executionTxHash: receipt.transactionHash, costMicro, isAccountCharged: true, receipt: receiptJson(receipt), revertReason, error: revertReason },
-      async (em, locked) => {
-        if (!(await this.ledger.settleCovered(em, locked.userId, `tx:${locked.id}`, costMicro))) await this.ledger.settle(locked.userId, `tx:${locked.id}`, costMicro, em);
-        return costMicro;
-      },
-    );
+    // Reading why it reverted takes an RPC: done before the row lock, for failures only.
+    const revertReason = receipt.status === 1 ? null : await this.revertReasonOf(txId, receipt);
+    await this.finish(txId, status, async (tx) => {
+      const valueWei = receipt.status === 1 ? BigInt(tx.value) : 0n;
+      // A funding-signed sender pays its own gas from the top-up; the account pays for the top-up.
+      const wei =
+        tx.transactionType === 'funding-signed'
+          ? BigInt(tx.fundingCostWei)
+          : receipt.gasUsed * receipt.effectiveGasPrice + receipt.l1Fee + valueWei + BigInt(tx.fundingCostWei);
+      const costMicro = await this.toMicro(tx.chainId, wei);
+      return {
+        patch: { executionTxHash: receipt.transactionHash, costMicro, isAccountCharged: true, receipt: receiptJson(receipt), revertReason, error: revertReason },
+        chargedMicro: costMicro,
+        charge: async (em, locked, counters) => {
+          const reference = `tx:${locked.id}`;
+          const covered = await this.ledger.settleCovered(em, { userId: locked.userId, reference, reservedMicro: locked.estimatedCostMicro, actualMicro: costMicro, counters });
+          if (covered) return;
+          await this.ledger.settle(locked.userId, reference, costMicro, em);
+          await this.ledger.applyCounters(em, locked.userId, counters);
+        },
+      };
+    });
   }
 
   /**
@@ -63,38 +65,38 @@ export class SettlementService {
    * nothing, but top-up transfers already made for it were spent and are charged.
    */
   async failUnsent(txId: string, error: string): Promise<void> {
-    const tx = await this.dataSource.getRepository(RelayTransactionEntity).findOneBy({ id: txId });
-    if (!tx || tx.status !== 'PENDING') return;
-    const spentWei = BigInt(tx.fundingCostWei);
-    const spentMicro = spentWei > 0n ? weiToMicroUsd(spentWei, (await this.pricing.nativeUsd(tx.chainId)).usd, this.chains.get(tx.chainId).nativeCurrency.decimals) : 0n;
-    await this.finish(txId, 'FAILED', { costMicro: spentMicro, isAccountCharged: spentMicro > 0n, error: error.slice(0, 1000) }, async (em, locked) => {
-      if (spentMicro > 0n) await this.ledger.settle(locked.userId, `tx:${locked.id}`, spentMicro, em);
-      else await this.ledger.release(locked.userId, `tx:${locked.id}`, em);
-      return spentMicro;
+    await this.finish(txId, 'FAILED', async (tx) => {
+      const spentWei = BigInt(tx.fundingCostWei);
+      const spentMicro = spentWei > 0n ? await this.toMicro(tx.chainId, spentWei) : 0n;
+      return {
+        patch: { costMicro: spentMicro, isAccountCharged: spentMicro > 0n, error: error.slice(0, 1000) },
+        chargedMicro: spentMicro,
+        charge: async (em, locked, counters) => {
+          if (spentMicro > 0n) await this.ledger.settle(locked.userId, `tx:${locked.id}`, spentMicro, em);
+          else await this.ledger.release(locked.userId, `tx:${locked.id}`, em);
+          await this.ledger.applyCounters(em, locked.userId, counters);
+        },
+      };
     });
   }
 
   /**
-   * The row (under its own lock, which also serialises settlements of one transaction), the
-   * event, then the account: ledger movement and one UPDATE for the daily amount and the
-   * breaker streak, last, so the account row is locked from there to commit only.
+   * ONE database transaction: the row under its own lock (which also serialises settlements of
+   * one transaction; a row no longer PENDING is left alone), its update and status event, then
+   * the account: the ledger movement with the daily amount and breaker streak, last, so the
+   * account row is locked from there to commit only.
    */
-  private async finish(
-    txId: string,
-    status: TxStatus,
-    patch: Partial<RelayTransactionEntity>,
-    charge: (em: EntityManager, tx: RelayTransactionEntity) => Promise<bigint>,
-  ): Promise<void> {
+  private async finish(txId: string, status: TxStatus, outcome: (tx: RelayTransactionEntity) => Promise<Outcome>): Promise<void> {
     let latencyMs = 0;
     const notification = await this.dataSource.transaction(async (em): Promise<TxNotification | null> => {
       const tx = await em.findOne(RelayTransactionEntity, { where: { id: txId }, lock: { mode: 'pessimistic_write' } });
       if (!tx || tx.status !== 'PENDING') return null;
+      const { patch, chargedMicro, charge } = await outcome(tx);
       latencyMs = Date.now() - tx.createdAt.getTime();
       Object.assign(tx, patch, { status, latencyMs });
       await em.update(RelayTransactionEntity, { id: tx.id }, { ...patch, status, latencyMs });
       const notification = await this.publisher.record(em, tx, 'PENDING');
-      const charged = await charge(em, tx);
-      await this.updateAccountCounters(em, tx, charged, status === 'EXECUTED');
+      await charge(em, tx, countersFor(tx, chargedMicro, status === 'EXECUTED'));
       return notification;
     });
     if (notification) {
@@ -106,28 +108,14 @@ export class SettlementService {
     }
   }
 
-  /**
-   * The daily amount was raised by the estimate at submission: correct it to what was charged
-   * (a reservation made before midnight counted toward yesterday, so today's is untouched); and
-   * the breaker's failure streak. One statement.
-   */
-  private async updateAccountCounters(em: EntityManager, tx: RelayTransactionEntity, chargedMicro: bigint, success: boolean): Promise<void> {
-    const now = new Date();
-    const dayStart = utcDayStart(now);
-    const sameDay = tx.createdAt >= dayStart;
-    const streak = success ? '0' : 'failure_streak + 1';
-    if (!sameDay) {
-      await em.query(`UPDATE accounts SET failure_streak = ${streak} WHERE id = $1`, [tx.userId]);
-      return;
-    }
-    await em.query(
-      `UPDATE accounts
-          SET failure_streak = ${streak},
-              daily_consumed_micro = GREATEST((CASE WHEN daily_updated_at < $2 THEN 0 ELSE daily_consumed_micro END) - $3 + $4, 0),
-              daily_updated_at = $5
-        WHERE id = $1`,
-      [tx.userId, dayStart, tx.estimatedCostMicro.toString(), chargedMicro.toString(), now],
-    );
+  private async toMicro(chainId: number, wei: bigint): Promise<bigint> {
+    const price = await this.pricing.nativeUsd(chainId);
+    return weiToMicroUsd(wei, price.usd, this.chains.get(chainId).nativeCurrency.decimals);
+  }
+
+  private async revertReasonOf(txId: string, receipt: MinedReceipt): Promise<string> {
+    const tx = await this.dataSource.getRepository(RelayTransactionEntity).findOneBy({ id: txId });
+    return tx ? this.revertReason(tx, receipt) : 'execution reverted on chain';
   }
 
   /** Best effort: replays the call on the parent block to read why it reverted. */
@@ -142,4 +130,17 @@ export class SettlementService {
       return decodeRevertData(revertDataOf(err));
     }
   }
+}
+
+interface Outcome {
+  patch: Partial<RelayTransactionEntity>;
+  chargedMicro: bigint;
+  charge: (em: EntityManager, tx: RelayTransactionEntity, counters: AccountCounters) => Promise<void>;
+}
+
+/** A submission made before today's midnight counted toward yesterday: today's amount is untouched. */
+function countersFor(tx: RelayTransactionEntity, chargedMicro: bigint, success: boolean): AccountCounters {
+  const now = new Date();
+  const dayStart = utcDayStart(now);
+  return { success, daily: tx.createdAt >= dayStart ? { dayStart, now, estimatedMicro: tx.estimatedCostMicro, chargedMicro } : null };
 }
