@@ -14,6 +14,8 @@
  * Settings (environment, defaults in brackets):
  *   BENCH_SUBMIT_N [500], BENCH_N [2000], BENCH_SYNC_M [200], BENCH_CONCURRENCY [32],
  *   BENCH_WALLETS [8] (direct baseline), BENCH_ACCOUNTS [1] (relay accounts the submissions rotate over),
+ *   BENCH_WORKERS [0] (worker processes beside the in-process API, as deployed: APP_ROLE api + worker;
+ *   0 = one APP_ROLE=all process),
  *   BENCH_CHAIN_PORT [28545], BENCH_DATABASE_URL [postgres://postgres@127.0.0.1:5432/relay_bench],
  *   BENCH_REDIS_URL [redis://127.0.0.1:6379/14], BENCH_PHASE_TIMEOUT_MS [60000] (per phase; phase 3
  *   gives each side half), BENCH_MAX_RUNTIME_MS [300000], BENCH_LOGS=1 (print the app's logs),
@@ -21,6 +23,7 @@
  *   RELAY_*, RELAYER_KEYS_PER_REGION, DB_POOL_SIZE and RATE_LIMIT_PER_MINUTE are passed to the app.
  */
 import 'reflect-metadata';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -67,6 +70,8 @@ const SETTINGS = {
   pollMs: 50,
   warmup: 10,
   logs: process.env.BENCH_LOGS === '1',
+  /** Worker processes beside the in-process API (APP_ROLE api + worker, the production shape); 0 runs one APP_ROLE=all process. */
+  workers: int('BENCH_WORKERS', 0),
   enforce: process.env.BENCH_ENFORCE === '1',
 };
 const TARGETS = { ratio: 0.5, overheadP50Ms: 20 };
@@ -183,6 +188,7 @@ interface Stack {
   usdc: string;
   provider: JsonRpcProvider;
   extraProviders?: JsonRpcProvider[];
+  workers?: ChildProcess[];
 }
 
 async function cleanRedis(url: string, prefix: string): Promise<void> {
@@ -235,7 +241,7 @@ async function bringUp(stackRef: { stack?: Partial<Stack> }): Promise<Stack> {
     REDIS_PREFIX: SETTINGS.redisPrefix,
     CHAINS_FILE: chainsFile,
     ADMIN_TOKEN,
-    APP_ROLE: 'all',
+    APP_ROLE: SETTINGS.workers > 0 ? 'api' : 'all',
     PORT: '0',
     DB_RUN_MIGRATIONS: 'false',
     ACCESS_LOG: 'false',
@@ -254,6 +260,9 @@ async function bringUp(stackRef: { stack?: Partial<Stack> }): Promise<Stack> {
   await dataSource.runMigrations();
   await dataSource.destroy();
 
+  stackRef.stack.workers = [];
+  for (let i = 0; i < SETTINGS.workers; i++) stackRef.stack.workers.push(await startWorker(i));
+
   const { AppModule } = await import('../src/app.module');
   const { configureApp } = await import('../src/bootstrap/configure-app');
   const logger = new BenchLogger();
@@ -270,9 +279,38 @@ async function bringUp(stackRef: { stack?: Partial<Stack> }): Promise<Stack> {
   stackRef.stack.db = db;
   const provider = new JsonRpcProvider(chain.rpcUrl, CHAIN_ID, { staticNetwork: true, batchMaxCount: 1 });
   stackRef.stack.provider = provider;
-  const stack: Stack = { devnet, app, logger, api, db, usdc, provider };
+  const stack: Stack = { devnet, app, logger, api, db, usdc, provider, workers: stackRef.stack.workers };
   stackRef.stack = stack;
   return stack;
+}
+
+/** A worker process (src/main.ts with APP_ROLE=worker) on the same database, Redis and chain; resolves once it started. */
+function startWorker(index: number): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', 'main.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, APP_ROLE: 'worker', TS_NODE_TRANSPILE_ONLY: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const timer = setTimeout(() => reject(new BenchError(`worker ${index} did not start within 60 s:\n${output.slice(-2000)}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString();
+      if (SETTINGS.logs) process.stdout.write(`[worker ${index}] ${text}`);
+      else output = (output + text).slice(-20_000);
+      if (text.includes('worker started')) {
+        clearTimeout(timer);
+        log(`worker ${index} started (pid ${child.pid})`);
+        resolve(child);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new BenchError(`worker ${index} exited with ${code}:\n${output.slice(-2000)}`));
+    });
+  });
 }
 
 async function createBenchAccount(api: Api): Promise<string> {
@@ -618,6 +656,14 @@ async function shutdown(stack: Partial<Stack> | undefined): Promise<void> {
   };
   if (!stack) return;
   await step('closing the app', () => stack.app?.close());
+  for (const worker of stack.workers ?? []) {
+    await step(`stopping worker ${worker.pid}`, () => {
+      if (worker.exitCode !== null) return undefined;
+      const exited = new Promise((r) => worker.once('exit', r));
+      worker.kill('SIGTERM');
+      return exited;
+    });
+  }
   await step('closing the database client', () => stack.db?.end());
   stack.provider?.destroy();
   for (const p of stack.extraProviders ?? []) p.destroy();
