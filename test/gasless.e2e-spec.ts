@@ -1,17 +1,11 @@
-import { BaseWallet, Contract, Interface, JsonRpcProvider, MaxUint256, parseEther, parseUnits, Wallet, ZeroAddress } from 'ethers';
+import { BaseWallet, Contract, JsonRpcProvider, MaxUint256, parseEther, parseUnits, Wallet, ZeroAddress } from 'ethers';
 import Redis from 'ioredis';
 import { GASLESS_FEE_RECIPIENT } from '../scripts/devnet/deploy-gasless';
 import { SETTLER_OVERHEAD_GAS } from '../src/modules/gasless/domain/gasless-fee';
 import { signingTypes } from '../src/modules/gasless/domain/permit-typed-data';
 import { REDIS } from '../src/redis/redis.module';
-import { provider as chainProvider, testChain, token, type TestChain } from './support/chain-fixtures';
+import { provider as chainProvider, erc20, testChain, token, type TestChain } from './support/chain-fixtures';
 import { createAccount, createTestApp, type TestApp } from './support/test-app';
-
-const ERC20 = new Interface([
-  'function mint(address to, uint256 amount)',
-  'function approve(address spender, uint256 amount) returns (bool)',
-  'function balanceOf(address) view returns (uint256)',
-]);
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -25,7 +19,7 @@ describe('gasless swaps (Permit2)', () => {
   let user: BaseWallet;
   let funder: BaseWallet;
 
-  const balanceOf = (symbol: string, who: string): Promise<bigint> => new Contract(token(chain, symbol), ERC20, rpc).balanceOf(who) as Promise<bigint>;
+  const balanceOf = (symbol: string, who: string): Promise<bigint> => new Contract(token(chain, symbol), erc20, rpc).balanceOf(who) as Promise<bigint>;
   const quote = (query: Json, apiKey = key) =>
     t.http().get('/gasless/quote').set('api-key', apiKey).query({ fromChain: 31337, toChain: 31337, sender: user.address, acquisitionMode: 2, ...query });
   const sign = (q: Json, wallet: BaseWallet = user): Promise<string> => wallet.signTypedData(q.eip712.domain, signingTypes(q.eip712), q.eip712.message);
@@ -51,12 +45,12 @@ describe('gasless swaps (Permit2)', () => {
     funder = Wallet.createRandom().connect(rpc);
     await rpc.send('anvil_setBalance', [funder.address, '0x' + parseEther('10').toString(16)]);
     for (const [symbol, amount] of [['USDC', parseUnits('50000', 6)], ['DAI', parseUnits('50000', 18)]] as const) {
-      await (await funder.sendTransaction({ to: token(chain, symbol), data: ERC20.encodeFunctionData('mint', [user.address, amount]) })).wait();
+      await (await funder.sendTransaction({ to: token(chain, symbol), data: erc20.encodeFunctionData('mint', [user.address, amount]) })).wait();
     }
     // The one on-chain action of the user's own: approving Permit2 once per token (gas given for it, then taken away).
     await rpc.send('anvil_setBalance', [user.address, '0x' + parseEther('1').toString(16)]);
     for (const symbol of ['USDC', 'DAI']) {
-      await (await user.sendTransaction({ to: token(chain, symbol), data: ERC20.encodeFunctionData('approve', [chain.contracts.permit2, MaxUint256]) })).wait();
+      await (await user.sendTransaction({ to: token(chain, symbol), data: erc20.encodeFunctionData('approve', [chain.contracts.permit2, MaxUint256]) })).wait();
     }
     await rpc.send('anvil_setBalance', [user.address, '0x0']);
   });

@@ -25,6 +25,7 @@ export function token(chain: TestChain, symbol: string): string {
 export const erc20 = new Interface([
   'function mint(address to, uint256 amount)',
   'function transfer(address to, uint256 amount) returns (bool)',
+  'function approve(address spender, uint256 amount) returns (bool)',
   'function balanceOf(address) view returns (uint256)',
 ]);
 

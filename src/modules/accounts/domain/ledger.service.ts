@@ -90,6 +90,44 @@ export class LedgerService {
   }
 
   /**
+   * `reserveWithinLimits` as ONE statement with the caller's own writes: the conditional account
+   * UPDATE is the CTE `reservation` (a row only when every limit allowed it), the reserve
+   * entry follows from it, and `dependent.ctes` (parameters numbered from $7) may read
+   * `reservation` so that nothing of the caller's is written when the reservation is refused.
+   * `dependent.select` is the statement's final SELECT. Null when refused.
+   */
+  async reserveWithinLimitsWith<T>(
+    m: EntityManager | DataSource,
+    r: { userId: string; amountMicro: bigint; reference: string; chainId: number; now: Date; dayStart: Date },
+    dependent: { ctes: string; params: unknown[]; select: string },
+  ): Promise<T | null> {
+    if (r.amountMicro < 0n) throw new AppError('VALIDATION_001', 'reservation must not be negative');
+    const consumedToday = `(CASE WHEN daily_updated_at < $3 THEN 0 ELSE daily_consumed_micro END)`;
+    const rows = returningRows<T>(
+      await m.query(
+        `WITH reservation AS (
+                UPDATE accounts
+                   SET available_micro = available_micro - $2, pending_micro = pending_micro + $2,
+                       daily_consumed_micro = ${consumedToday} + $2, daily_updated_at = $4
+                 WHERE id = $1 AND available_micro >= $2 AND per_tx_limit_micro >= $2
+                   AND ${consumedToday} + $2 <= daily_limit_micro
+                   AND NOT ($5 = ANY (disabled_chain_ids))
+                   AND NOT (circuit_breaker_enabled AND failure_streak >= failure_streak_limit)
+             RETURNING id
+              ),
+              entry AS (
+                INSERT INTO ledger_entries (user_id, kind, available_delta, pending_delta, reference)
+                SELECT id, 'reserve', -($2::bigint), $2::bigint, $6::varchar FROM reservation
+              ),
+              ${dependent.ctes}
+         ${dependent.select}`,
+        [r.userId, r.amountMicro.toString(), r.dayStart, r.now, r.chainId, r.reference, ...dependent.params],
+      ),
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
    * Settlement of a reservation that covers the cost (the usual case: the estimate is a worst
    * case), for a caller that already serialises settlements of this reference and knows the
    * reserved amount (the relay holds the transaction row lock, checked it is still PENDING, and
@@ -118,6 +156,44 @@ export class LedgerService {
       ...counters.params,
     ]);
     return true;
+  }
+
+  /**
+   * `settleCovered` as part of ONE statement together with the caller's own change: `source.ctes`
+   * are the caller's CTE definitions (parameters from $1; data-modifying ones allowed, as
+   * PostgreSQL wants them at the top level) and must define `source`, returning `user_id`,
+   * `reference` and `reserved_micro` for the reservation to settle, or no row when there is
+   * nothing to settle. The ledger row and the balances follow from it in the same statement, so
+   * the whole settlement is one round trip and the account row is locked only while it runs.
+   * Returns whether a row was settled. The caller guarantees reserved_micro >= actualMicro.
+   */
+  async settleCoveredWith(
+    m: EntityManager | DataSource,
+    source: { ctes: string; params: unknown[] },
+    actualMicro: bigint,
+    counters: AccountCounters,
+  ): Promise<boolean> {
+    const n = source.params.length;
+    const actual = `$${n + 1}`;
+    const c = countersSet(counters, n + 3);
+    const rows = returningRows<{ user_id: string }>(
+      await m.query(
+        `WITH ${source.ctes},
+              entry AS (
+                INSERT INTO ledger_entries (user_id, kind, available_delta, pending_delta, reference, memo)
+                SELECT user_id, 'settle', reserved_micro - ${actual}, -reserved_micro, reference, $${n + 2} FROM source
+              )
+         UPDATE accounts a
+            SET available_micro = a.available_micro + source.reserved_micro - ${actual},
+                pending_micro = a.pending_micro - source.reserved_micro,
+                ${c.set}
+           FROM source
+          WHERE a.id = source.user_id
+      RETURNING a.id AS user_id`,
+        [...source.params, actualMicro.toString(), `charged ${actualMicro}`, ...c.params],
+      ),
+    );
+    return rows.length > 0;
   }
 
   /** `counters` alone, for settlements that went through `settle` or `release`. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -6,7 +7,7 @@ import { utcDayStart } from '../../accounts/domain/daily-window';
 import { microToUsd, usdToMicro } from '../../../common/money/usd';
 import { LedgerService } from '../../accounts/domain/ledger.service';
 import { AccountEntity } from '../../accounts/entities/account.entity';
-import { TxNotification } from '../../tx-events/tx-notification';
+import { notificationFor, TxNotification } from '../../tx-events/tx-notification';
 import { TxStatusPublisher } from '../../tx-events/tx-status.publisher';
 import { RelayTransactionEntity } from '../entities/relay-transaction.entity';
 import { checkSpendLimits } from './spend-limits';
@@ -38,6 +39,7 @@ export class PendingWriter {
     if (maxUsd !== null && costMicro > usdToMicro(maxUsd)) {
       throw new AppError('TRANSACTION_001', `estimated cost ${microToUsd(costMicro)} USD exceeds maxUSD ${maxUsd}`);
     }
+    if (!extra && Object.keys(fields).every((k) => k in INSERT_COLUMNS)) return this.writeInOneStatement(userId, fields, costMicro);
     return this.dataSource.transaction(async (em) => {
       const tx = em.create(RelayTransactionEntity, { ...fields, userId, status: 'PENDING', estimatedCostMicro: costMicro, isAccountCharged: false, retries: 0 });
       await em.save(tx);
@@ -49,10 +51,107 @@ export class PendingWriter {
         // Refused: the account as it is now says which limit (the whole transaction rolls back).
         const account = await em.findOne(AccountEntity, { where: { id: userId } });
         if (!account) throw new AppError('USER_001');
-        checkSpendLimits(account, fields.chainId, costMicro, null, now);
-        throw new AppError('TRANSACTION_002', 'insufficient balance for the estimated cost');
+        this.refusal(account, fields.chainId, costMicro, now);
       }
       return { tx, notification };
     });
   }
+
+  /**
+   * The usual submission as ONE statement: reservation (the account UPDATE with every limit in
+   * its WHERE), reserve entry, row and status event, each written only if the reservation was
+   * allowed. One round trip, and the account row is locked only while the statement runs.
+   */
+  private async writeInOneStatement(
+    userId: string,
+    fields: PendingFields & { chainId: number },
+    costMicro: bigint,
+  ): Promise<{ tx: RelayTransactionEntity; notification: TxNotification }> {
+    const now = new Date();
+    const tx = this.dataSource.manager.create(RelayTransactionEntity, {
+      ...fields,
+      id: randomUUID(),
+      userId,
+      status: 'PENDING',
+      estimatedCostMicro: costMicro,
+      isAccountCharged: false,
+      retries: 0,
+      label: fields.label ?? '',
+      fundingCostWei: '0',
+      // What the database leaves null, spelled out: the status event carries these fields.
+      executionTxHash: null,
+      costMicro: null,
+      sender: null,
+      nonce: null,
+    });
+    const notification = notificationFor(tx, null);
+    const columns = Object.entries(INSERT_COLUMNS).filter(([field]) => field in fields);
+    const values = columns.map(([field, column]) => {
+      const value = (fields as Record<string, unknown>)[field];
+      return column === 'authorization_list' && value !== null && value !== undefined ? JSON.stringify(value) : (value ?? null);
+    });
+    // $1..$6 are the ledger's; ours start at $7.
+    const first = 7;
+    const own = [tx.id, userId, costMicro.toString(), JSON.stringify(notification)];
+    // Explicit casts: parameters in an INSERT ... SELECT list get no type from the target column.
+    const placeholders = columns.map(([, column], i) => `$${first + own.length + i}::${COLUMN_TYPES[column] ?? 'text'}`);
+    const inserted = await this.ledger.reserveWithinLimitsWith<{ created_at: Date; updated_at: Date }>(
+      this.dataSource,
+      { userId, amountMicro: costMicro, reference: `tx:${tx.id}`, chainId: fields.chainId, now, dayStart: utcDayStart(now) },
+      {
+        ctes: `row AS (
+                 INSERT INTO relay_transactions (id, user_id, status, estimated_cost_micro, is_account_charged, retries${columns.map(([, c]) => `, ${c}`).join('')})
+                 SELECT $7::uuid, $8::uuid, 'PENDING', $9::bigint, false, 0${placeholders.map((p) => `, ${p}`).join('')} FROM reservation
+                 RETURNING created_at, updated_at
+               ),
+               event AS (
+                 INSERT INTO tx_status_events (tx_id, user_id, status, previous_status, payload)
+                 SELECT $7::uuid, $8::uuid, 'PENDING', NULL, $10::jsonb FROM row
+               )`,
+        params: [...own, ...values],
+        select: 'SELECT created_at, updated_at FROM row',
+      },
+    );
+    if (!inserted) {
+      const account = await this.dataSource.getRepository(AccountEntity).findOneBy({ id: userId });
+      if (!account) throw new AppError('USER_001');
+      this.refusal(account, fields.chainId, costMicro, now);
+    }
+    tx.createdAt = new Date(inserted.created_at);
+    tx.updatedAt = new Date(inserted.updated_at);
+    return { tx, notification };
+  }
+
+  /** Which limit refused a reservation, read from the account as it is now; else the balance. */
+  private refusal(account: AccountEntity, chainId: number, costMicro: bigint, now: Date): never {
+    checkSpendLimits(account, chainId, costMicro, null, now);
+    throw new AppError('TRANSACTION_002', 'insufficient balance for the estimated cost');
+  }
 }
+
+/** Row fields a plain submission sets, and their columns (anything else takes the general path). */
+const INSERT_COLUMNS: Record<string, string> = {
+  chainId: 'chain_id',
+  to: 'to_address',
+  callData: 'call_data',
+  value: 'value',
+  gasLimit: 'gas_limit',
+  gasPrice: 'gas_price',
+  maxFeePerGas: 'max_fee_per_gas',
+  maxPriorityFeePerGas: 'max_priority_fee_per_gas',
+  label: 'label',
+  transactionType: 'transaction_type',
+  submitRegion: 'submit_region',
+  derivationPath: 'derivation_path',
+  authorizationList: 'authorization_list',
+};
+
+const COLUMN_TYPES: Record<string, string> = {
+  chain_id: 'int',
+  value: 'numeric',
+  gas_limit: 'numeric',
+  gas_price: 'numeric',
+  max_fee_per_gas: 'numeric',
+  max_priority_fee_per_gas: 'numeric',
+  authorization_list: 'jsonb',
+};

@@ -8,7 +8,7 @@ import { LedgerService } from '../../accounts/domain/ledger.service';
 import { ChainRegistry } from '../../chains/domain/chain-registry.service';
 import { MetricsService } from '../../metrics/metrics.service';
 import { PricingService } from '../../pricing/pricing.service';
-import { TxNotification } from '../../tx-events/tx-notification';
+import { notificationFor, TxNotification } from '../../tx-events/tx-notification';
 import { TxStatusPublisher } from '../../tx-events/tx-status.publisher';
 import { weiToMicroUsd } from '../domain/fees';
 import { decodeRevertData, revertDataOf } from '../domain/revert-decoder';
@@ -35,29 +35,78 @@ export class SettlementService {
 
   /** A mined receipt: EXECUTED (status 1) or FAILED (reverted on chain; the gas is still charged). */
   async settleMined(txId: string, receipt: MinedReceipt): Promise<void> {
+    const tx = await this.dataSource.getRepository(RelayTransactionEntity).findOneBy({ id: txId });
+    if (!tx || tx.status !== 'PENDING') return;
     const status: TxStatus = receipt.status === 1 ? 'EXECUTED' : 'FAILED';
-    // Reading why it reverted takes an RPC: done before the row lock, for failures only.
-    const revertReason = receipt.status === 1 ? null : await this.revertReasonOf(txId, receipt);
-    await this.finish(txId, status, async (tx) => {
-      const valueWei = receipt.status === 1 ? BigInt(tx.value) : 0n;
-      // A funding-signed sender pays its own gas from the top-up; the account pays for the top-up.
-      const wei =
-        tx.transactionType === 'funding-signed'
-          ? BigInt(tx.fundingCostWei)
-          : receipt.gasUsed * receipt.effectiveGasPrice + receipt.l1Fee + valueWei + BigInt(tx.fundingCostWei);
-      const costMicro = await this.toMicro(tx.chainId, wei);
-      return {
-        patch: { executionTxHash: receipt.transactionHash, costMicro, isAccountCharged: true, receipt: receiptJson(receipt), revertReason, error: revertReason },
-        chargedMicro: costMicro,
-        charge: async (em, locked, counters) => {
-          const reference = `tx:${locked.id}`;
-          const covered = await this.ledger.settleCovered(em, { userId: locked.userId, reference, reservedMicro: locked.estimatedCostMicro, actualMicro: costMicro, counters });
-          if (covered) return;
-          await this.ledger.settle(locked.userId, reference, costMicro, em);
-          await this.ledger.applyCounters(em, locked.userId, counters);
-        },
-      };
-    });
+    const revertReason = receipt.status === 1 ? null : await this.revertReason(tx, receipt);
+    const costMicro = await this.minedCost(tx, receipt);
+    const patch: Partial<RelayTransactionEntity> = {
+      executionTxHash: receipt.transactionHash,
+      costMicro,
+      isAccountCharged: true,
+      receipt: receiptJson(receipt),
+      revertReason,
+      error: revertReason,
+    };
+    // The usual case, the worst-case estimate covers the cost: the whole settlement is one statement.
+    if (costMicro <= tx.estimatedCostMicro) {
+      if (await this.settleInOneStatement(tx, status, patch, costMicro)) return;
+      // Not settled: someone else finished it in between, or it needs the general path below.
+    }
+    await this.finish(txId, status, async () => ({
+      patch,
+      chargedMicro: costMicro,
+      charge: async (em, locked, counters) => {
+        const reference = `tx:${locked.id}`;
+        const covered = await this.ledger.settleCovered(em, { userId: locked.userId, reference, reservedMicro: locked.estimatedCostMicro, actualMicro: costMicro, counters });
+        if (covered) return;
+        await this.ledger.settle(locked.userId, reference, costMicro, em);
+        await this.ledger.applyCounters(em, locked.userId, counters);
+      },
+    }));
+  }
+
+  /**
+   * Row, status event, ledger row and account in ONE statement (data-modifying CTEs): the row
+   * changes only if still PENDING, and everything else follows from that row, so a concurrent
+   * or repeated settlement changes nothing. False when nothing was settled.
+   */
+  private async settleInOneStatement(tx: RelayTransactionEntity, status: TxStatus, patch: Partial<RelayTransactionEntity>, costMicro: bigint): Promise<boolean> {
+    const latencyMs = Date.now() - tx.createdAt.getTime();
+    const finished = Object.assign(Object.create(Object.getPrototypeOf(tx)) as RelayTransactionEntity, tx, patch, { status, latencyMs });
+    const notification = notificationFor(finished, 'PENDING');
+    const settled = await this.ledger.settleCoveredWith(
+      this.dataSource,
+      {
+        ctes: `row AS (
+                 UPDATE relay_transactions
+                    SET status = $2, execution_tx_hash = $3, cost_micro = $4, is_account_charged = true, receipt = $5::jsonb,
+                        revert_reason = $6, error = $6, latency_ms = $7, updated_at = now()
+                  WHERE id = $1 AND status = 'PENDING' AND estimated_cost_micro >= $4
+              RETURNING id, user_id, estimated_cost_micro
+               ),
+               event AS (
+                 INSERT INTO tx_status_events (tx_id, user_id, status, previous_status, payload)
+                 SELECT id, user_id, $2, 'PENDING', $8::jsonb FROM row
+               ),
+               source AS (SELECT user_id, 'tx:' || id AS reference, estimated_cost_micro AS reserved_micro FROM row)`,
+        params: [tx.id, status, patch.executionTxHash, costMicro.toString(), JSON.stringify(patch.receipt), patch.revertReason ?? null, latencyMs, JSON.stringify(notification)],
+      },
+      costMicro,
+      countersFor(tx, costMicro, status === 'EXECUTED'),
+    );
+    if (settled) await this.announce(notification, status, latencyMs);
+    return settled;
+  }
+
+  private async minedCost(tx: RelayTransactionEntity, receipt: MinedReceipt): Promise<bigint> {
+    const valueWei = receipt.status === 1 ? BigInt(tx.value) : 0n;
+    // A funding-signed sender pays its own gas from the top-up; the account pays for the top-up.
+    const wei =
+      tx.transactionType === 'funding-signed'
+        ? BigInt(tx.fundingCostWei)
+        : receipt.gasUsed * receipt.effectiveGasPrice + receipt.l1Fee + valueWei + BigInt(tx.fundingCostWei);
+    return this.toMicro(tx.chainId, wei);
   }
 
   /**
@@ -99,23 +148,21 @@ export class SettlementService {
       await charge(em, tx, countersFor(tx, chargedMicro, status === 'EXECUTED'));
       return notification;
     });
-    if (notification) {
-      const labels = { chain: String(notification.chainId), status };
-      this.metrics.relayTerminal.inc(labels);
-      this.metrics.relayLatency.observe(labels, latencyMs / 1000);
-      await this.publisher.publish('status', notification);
-      this.logger.log(`tx ${txId} ${status}${notification.executionTxHash ? ` ${notification.executionTxHash}` : ''}`);
-    }
+    if (notification) await this.announce(notification, status, latencyMs);
+  }
+
+  /** After commit: metrics, the Redis signal (sync waiters, sockets), the log line. */
+  private async announce(notification: TxNotification, status: TxStatus, latencyMs: number): Promise<void> {
+    const labels = { chain: String(notification.chainId), status };
+    this.metrics.relayTerminal.inc(labels);
+    this.metrics.relayLatency.observe(labels, latencyMs / 1000);
+    await this.publisher.publish('status', notification);
+    this.logger.log(`tx ${notification.txId} ${status}${notification.executionTxHash ? ` ${notification.executionTxHash}` : ''}`);
   }
 
   private async toMicro(chainId: number, wei: bigint): Promise<bigint> {
     const price = await this.pricing.nativeUsd(chainId);
     return weiToMicroUsd(wei, price.usd, this.chains.get(chainId).nativeCurrency.decimals);
-  }
-
-  private async revertReasonOf(txId: string, receipt: MinedReceipt): Promise<string> {
-    const tx = await this.dataSource.getRepository(RelayTransactionEntity).findOneBy({ id: txId });
-    return tx ? this.revertReason(tx, receipt) : 'execution reverted on chain';
   }
 
   /** Best effort: replays the call on the parent block to read why it reverted. */
