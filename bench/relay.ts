@@ -20,7 +20,8 @@
  *   BENCH_REDIS_URL [redis://127.0.0.1:6379/14], BENCH_PHASE_TIMEOUT_MS [60000] (per phase; phase 3
  *   gives each side half), BENCH_MAX_RUNTIME_MS [300000], BENCH_LOGS=1 (print the app's logs),
  *   BENCH_ENFORCE=1 (also exit 1 when a target is missed).
- *   RELAY_*, RELAYER_KEYS_PER_REGION, DB_POOL_SIZE and RATE_LIMIT_PER_MINUTE are passed to the app.
+ *   RELAY_*, RELAYER_KEYS_PER_REGION [BENCH_WALLETS: as many relayer keys as direct wallets],
+ *   DB_POOL_SIZE and RATE_LIMIT_PER_MINUTE are passed to the app.
  */
 import 'reflect-metadata';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -212,7 +213,8 @@ async function cleanRedis(url: string, prefix: string): Promise<void> {
 async function bringUp(stackRef: { stack?: Partial<Stack> }): Promise<Stack> {
   mkdirSync(STATE_DIR, { recursive: true });
   const t0 = now();
-  const keysPerRegion = int('RELAYER_KEYS_PER_REGION', 2);
+  // Like for like: the relay signs with as many keys as the direct baseline has wallets.
+  const keysPerRegion = int('RELAYER_KEYS_PER_REGION', SETTINGS.wallets);
   const devnet = await bringUpDevnet({
     chains: [{ chainId: CHAIN_ID, name: 'Devnet', port: SETTINGS.chainPort }],
     stateDir: STATE_DIR,
@@ -251,6 +253,7 @@ async function bringUp(stackRef: { stack?: Partial<Stack> }): Promise<Stack> {
     // Wallet login is not benchmarked, but the app will not start without a secret.
     JWT_SECRET: 'bench-jwt-secret-0123456789abcdef012345',
     RATE_LIMIT_PER_MINUTE: '1000000',
+    RELAYER_KEYS_PER_REGION: String(keysPerRegion),
     ...passthrough,
   });
 
@@ -638,7 +641,7 @@ function report(results: Partial<Results>, problems: string[], appProblems: Benc
     syncM: SETTINGS.syncM,
     concurrency: SETTINGS.concurrency,
     relayReceiptPollMs: Number(process.env.RELAY_RECEIPT_POLL_MS ?? 250),
-    relayKeysPerRegion: Number(process.env.RELAYER_KEYS_PER_REGION ?? 2),
+    relayKeysPerRegion: Number(process.env.RELAYER_KEYS_PER_REGION ?? SETTINGS.wallets),
     accounts: SETTINGS.accounts,
     problems: problems.length,
   };

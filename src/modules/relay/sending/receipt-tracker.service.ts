@@ -2,6 +2,7 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { toQuantity } from 'ethers';
 import { AppConfig } from '../../../config/app-config';
 import { ChainRegistry } from '../../chains/domain/chain-registry.service';
+import type { RelayTransactionEntity } from '../entities/relay-transaction.entity';
 import { fromRpcReceipt, MinedReceipt } from './mined-receipt';
 import { SettlementService } from './settlement.service';
 
@@ -83,12 +84,15 @@ export class ReceiptTracker implements OnModuleDestroy {
     return false;
   }
 
-  /** Settles a receipt found elsewhere (fast path right after broadcast, reconciler). */
-  async found(chainId: number, receipt: MinedReceipt): Promise<void> {
+  /**
+   * Settles a receipt found elsewhere (fast path right after broadcast, reconciler). `known` is
+   * the caller's copy of the row when it has one, which saves settlement a read.
+   */
+  async found(chainId: number, receipt: MinedReceipt, known?: RelayTransactionEntity): Promise<void> {
     const watch = this.watches.get(chainId);
     const txId = watch?.hashes.get(receipt.transactionHash);
     if (watch && txId) this.forget(watch, txId);
-    if (txId) await this.settlement.settleMined(txId, receipt);
+    if (txId) await this.settlement.settleMined(txId, receipt, known?.id === txId ? known : undefined);
   }
 
   onModuleDestroy(): void {

@@ -33,9 +33,13 @@ export class SettlementService {
     private readonly metrics: MetricsService,
   ) {}
 
-  /** A mined receipt: EXECUTED (status 1) or FAILED (reverted on chain; the gas is still charged). */
-  async settleMined(txId: string, receipt: MinedReceipt): Promise<void> {
-    const tx = await this.dataSource.getRepository(RelayTransactionEntity).findOneBy({ id: txId });
+  /**
+   * A mined receipt: EXECUTED (status 1) or FAILED (reverted on chain; the gas is still charged).
+   * `known` may be the sender's in-memory row: what the cost is computed from (value, type,
+   * top-up cost) does not change after the send, and the statement itself checks the status.
+   */
+  async settleMined(txId: string, receipt: MinedReceipt, known?: RelayTransactionEntity): Promise<void> {
+    const tx = known ?? (await this.dataSource.getRepository(RelayTransactionEntity).findOneBy({ id: txId }));
     if (!tx || tx.status !== 'PENDING') return;
     const status: TxStatus = receipt.status === 1 ? 'EXECUTED' : 'FAILED';
     const revertReason = receipt.status === 1 ? null : await this.revertReason(tx, receipt);
