@@ -167,11 +167,15 @@ export class SenderService {
   }
 
   private async afterBroadcast(tx: RelayTransactionEntity, hash: string, fromBlock: number): Promise<void> {
-    await this.dataSource.getRepository(RelayBroadcastEntity).update({ hash }, { broadcastAt: new Date() });
-    await this.publisher.publish('hash', notificationFor(tx, null));
     this.tracker.track(tx.chainId, tx.id, hash, fromBlock + 1);
-    // Instant-mining chains have the receipt already; settling now saves a poll interval.
-    const raw = await this.chains.provider(tx.chainId).send('eth_getTransactionReceipt', [hash]).catch(() => null);
+    // Independent of each other, so side by side: the record of the broadcast, the hash signal
+    // (returnOnTxHash waiters), and the receipt, which instant-mining chains already have
+    // (settling now saves a poll interval).
+    const [raw] = await Promise.all([
+      this.chains.provider(tx.chainId).send('eth_getTransactionReceipt', [hash]).catch(() => null),
+      this.dataSource.getRepository(RelayBroadcastEntity).update({ hash }, { broadcastAt: new Date() }),
+      this.publisher.publish('hash', notificationFor(tx, null)),
+    ]);
     if (raw) await this.tracker.found(tx.chainId, fromRpcReceipt(raw), tx);
   }
 
