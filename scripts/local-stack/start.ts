@@ -19,6 +19,25 @@ import { seedDemoAccount } from './demo-account';
 const ROOT = join(__dirname, '..', '..');
 const STATE = join(ROOT, '.local');
 
+/** Seconds between the heartbeat's empty blocks (LOCAL_BLOCK_HEARTBEAT_SEC, 0 = off). */
+const HEARTBEAT_SEC = Number(process.env.LOCAL_BLOCK_HEARTBEAT_SEC ?? 2);
+
+/**
+ * The local chains mine a block per transaction and nothing in between; a real chain's clock
+ * keeps moving. An empty block every few seconds lets time-based state advance while the stack
+ * is idle (vault yields accrue, share-price samples differ, so APYs exist); transactions are
+ * still mined on arrival.
+ */
+function startHeartbeat(rpcUrls: string[]): NodeJS.Timeout | undefined {
+  if (!(HEARTBEAT_SEC > 0)) return undefined;
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'evm_mine', params: [] });
+  const timer = setInterval(() => {
+    for (const url of rpcUrls) void fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).catch(() => undefined);
+  }, HEARTBEAT_SEC * 1000);
+  timer.unref();
+  return timer;
+}
+
 function readOr(path: string, make: () => string): string {
   if (existsSync(path)) return readFileSync(path, 'utf8').trim();
   const value = make();
@@ -107,7 +126,7 @@ async function main(): Promise<void> {
     RELAYER_MNEMONIC: process.env.RELAYER_MNEMONIC ?? DEV_RELAYER_MNEMONIC,
     AUTH_MNEMONIC: process.env.AUTH_MNEMONIC ?? DEV_AUTH_MNEMONIC,
     ...settlementDelegateEnv(devnet.chains),
-    // The local chains mine on demand: sample often and accept a short span so vault APYs exist within seconds.
+    // Sample often and accept a short span so vault APYs exist within seconds of starting (the heartbeat moves block time).
     VAULT_SAMPLE_INTERVAL_MS: process.env.VAULT_SAMPLE_INTERVAL_MS ?? '5000',
     VAULT_APY_MIN_SPAN_SECONDS: process.env.VAULT_APY_MIN_SPAN_SECONDS ?? '10',
   };
@@ -115,7 +134,9 @@ async function main(): Promise<void> {
   writeFileSync(join(STATE, 'local.env'), Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n') + '\n');
 
   const app = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'inherit' });
+  const heartbeat = startHeartbeat(devnet.chains.map((c) => c.rpcUrl));
   const shutdown = async (code: number) => {
+    clearInterval(heartbeat);
     app.kill('SIGTERM');
     await Promise.all([devnet.stop(), exchange.stop()]);
     process.exit(code);
