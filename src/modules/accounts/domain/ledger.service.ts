@@ -50,116 +50,56 @@ export class LedgerService {
   }
 
   /**
-   * A reservation whose checks and balance move happen in ONE conditional UPDATE: the account
-   * row is locked only from that statement to the caller's commit, so an account's concurrent
-   * submissions queue for one round trip instead of the whole check-then-write sequence. Refuses
-   * (null, nothing written that survives the caller's rollback) when available, the per-tx
-   * limit, the daily limit (window starting `dayStart`), the chain or the breaker says no; the
-   * caller reads the account to say which.
+   * A reservation whose limit checks and balance move are ONE conditional account UPDATE (the
+   * CTE `reservation`: a row only when available, the per-tx limit, the daily limit of the window
+   * starting `dayStart`, the chain and the breaker all allow it), with its reserve entry, in one
+   * statement: the account row is locked only while it runs (or from there to the caller's
+   * commit inside a transaction). `dependent.ctes` (parameters numbered from $7) may read
+   * `reservation`, so nothing of the caller's is written when the reservation is refused;
+   * `dependent.select` is the final SELECT (default: the new balances). Null when refused: the
+   * caller reads the account to say which limit.
    */
-  async reserveWithinLimits(
-    m: EntityManager,
-    userId: string,
-    amountMicro: bigint,
-    reference: string,
-    limits: { chainId: number; now: Date; dayStart: Date },
-  ): Promise<Balances | null> {
-    if (amountMicro < 0n) throw new AppError('VALIDATION_001', 'reservation must not be negative');
-    await m.query(`INSERT INTO ledger_entries (user_id, kind, available_delta, pending_delta, reference) VALUES ($1, 'reserve', $2, $3, $4)`, [
-      userId,
-      (-amountMicro).toString(),
-      amountMicro.toString(),
-      reference,
-    ]);
+  async reserveWithinLimits<T = { available_micro: string; pending_micro: string }>(
+    m: EntityManager | DataSource,
+    r: { userId: string; amountMicro: bigint; reference: string; chainId: number; now: Date; dayStart: Date },
+    dependent: { ctes?: string; params?: unknown[]; select?: string } = {},
+  ): Promise<T | null> {
+    if (r.amountMicro < 0n) throw new AppError('VALIDATION_001', 'reservation must not be negative');
     const consumedToday = `(CASE WHEN daily_updated_at < $3 THEN 0 ELSE daily_consumed_micro END)`;
-    const rows = returningRows<{ available_micro: string; pending_micro: string }>(
-      await m.query(
-        `UPDATE accounts
+    const ctes = [
+      `reservation AS (
+         UPDATE accounts
             SET available_micro = available_micro - $2, pending_micro = pending_micro + $2,
                 daily_consumed_micro = ${consumedToday} + $2, daily_updated_at = $4
           WHERE id = $1 AND available_micro >= $2 AND per_tx_limit_micro >= $2
             AND ${consumedToday} + $2 <= daily_limit_micro
             AND NOT ($5 = ANY (disabled_chain_ids))
             AND NOT (circuit_breaker_enabled AND failure_streak >= failure_streak_limit)
-          RETURNING available_micro, pending_micro`,
-        [userId, amountMicro.toString(), limits.dayStart, limits.now, limits.chainId],
-      ),
-    );
-    if (rows.length === 0) return null;
-    return { availableMicro: BigInt(rows[0].available_micro), pendingMicro: BigInt(rows[0].pending_micro) };
-  }
-
-  /**
-   * `reserveWithinLimits` as ONE statement with the caller's own writes: the conditional account
-   * UPDATE is the CTE `reservation` (a row only when every limit allowed it), the reserve
-   * entry follows from it, and `dependent.ctes` (parameters numbered from $7) may read
-   * `reservation` so that nothing of the caller's is written when the reservation is refused.
-   * `dependent.select` is the statement's final SELECT. Null when refused.
-   */
-  async reserveWithinLimitsWith<T>(
-    m: EntityManager | DataSource,
-    r: { userId: string; amountMicro: bigint; reference: string; chainId: number; now: Date; dayStart: Date },
-    dependent: { ctes: string; params: unknown[]; select: string },
-  ): Promise<T | null> {
-    if (r.amountMicro < 0n) throw new AppError('VALIDATION_001', 'reservation must not be negative');
-    const consumedToday = `(CASE WHEN daily_updated_at < $3 THEN 0 ELSE daily_consumed_micro END)`;
+      RETURNING id, available_micro, pending_micro
+       )`,
+      `entry AS (
+         INSERT INTO ledger_entries (user_id, kind, available_delta, pending_delta, reference)
+         SELECT id, 'reserve', -($2::bigint), $2::bigint, $6::varchar FROM reservation
+       )`,
+      ...(dependent.ctes ? [dependent.ctes] : []),
+    ];
     const rows = returningRows<T>(
-      await m.query(
-        `WITH reservation AS (
-                UPDATE accounts
-                   SET available_micro = available_micro - $2, pending_micro = pending_micro + $2,
-                       daily_consumed_micro = ${consumedToday} + $2, daily_updated_at = $4
-                 WHERE id = $1 AND available_micro >= $2 AND per_tx_limit_micro >= $2
-                   AND ${consumedToday} + $2 <= daily_limit_micro
-                   AND NOT ($5 = ANY (disabled_chain_ids))
-                   AND NOT (circuit_breaker_enabled AND failure_streak >= failure_streak_limit)
-             RETURNING id
-              ),
-              entry AS (
-                INSERT INTO ledger_entries (user_id, kind, available_delta, pending_delta, reference)
-                SELECT id, 'reserve', -($2::bigint), $2::bigint, $6::varchar FROM reservation
-              ),
-              ${dependent.ctes}
-         ${dependent.select}`,
-        [r.userId, r.amountMicro.toString(), r.dayStart, r.now, r.chainId, r.reference, ...dependent.params],
-      ),
+      await m.query(`WITH ${ctes.join(',\n')}\n${dependent.select ?? 'SELECT available_micro, pending_micro FROM reservation'}`, [
+        r.userId,
+        r.amountMicro.toString(),
+        r.dayStart,
+        r.now,
+        r.chainId,
+        r.reference,
+        ...(dependent.params ?? []),
+      ]),
     );
     return rows[0] ?? null;
   }
 
   /**
    * Settlement of a reservation that covers the cost (the usual case: the estimate is a worst
-   * case), for a caller that already serialises settlements of this reference and knows the
-   * reserved amount (the relay holds the transaction row lock, checked it is still PENDING, and
-   * reserved exactly its estimatedCostMicro). One INSERT, then ONE account UPDATE carrying the
-   * balances and `counters`, so the account row is locked from there to the caller's commit only.
-   * Returns false, writing nothing, when the reservation does not cover the cost: use `settle`.
-   */
-  async settleCovered(
-    m: EntityManager,
-    s: { userId: string; reference: string; reservedMicro: bigint; actualMicro: bigint; counters: AccountCounters },
-  ): Promise<boolean> {
-    if (s.actualMicro > s.reservedMicro) return false;
-    const released = s.reservedMicro - s.actualMicro;
-    await m.query(`INSERT INTO ledger_entries (user_id, kind, available_delta, pending_delta, reference, memo) VALUES ($1, 'settle', $2, $3, $4, $5)`, [
-      s.userId,
-      released.toString(),
-      (-s.reservedMicro).toString(),
-      s.reference,
-      `charged ${s.actualMicro}`,
-    ]);
-    const counters = countersSet(s.counters, 4);
-    await m.query(`UPDATE accounts SET available_micro = available_micro + $2, pending_micro = pending_micro - $3, ${counters.set} WHERE id = $1`, [
-      s.userId,
-      released.toString(),
-      s.reservedMicro.toString(),
-      ...counters.params,
-    ]);
-    return true;
-  }
-
-  /**
-   * `settleCovered` as part of ONE statement together with the caller's own change: `source.ctes`
+   * case) as ONE statement together with the caller's own change: `source.ctes`
    * are the caller's CTE definitions (parameters from $1; data-modifying ones allowed, as
    * PostgreSQL wants them at the top level) and must define `source`, returning `user_id`,
    * `reference` and `reserved_micro` for the reservation to settle, or no row when there is

@@ -46,7 +46,7 @@ export class PendingWriter {
       if (extra) await extra(em, tx);
       const notification = await this.publisher.record(em, tx, null);
       const now = new Date();
-      const reserved = await this.ledger.reserveWithinLimits(em, userId, costMicro, `tx:${tx.id}`, { chainId: fields.chainId, now, dayStart: utcDayStart(now) });
+      const reserved = await this.ledger.reserveWithinLimits(em, { userId, amountMicro: costMicro, reference: `tx:${tx.id}`, chainId: fields.chainId, now, dayStart: utcDayStart(now) });
       if (!reserved) {
         // Refused: the account as it is now says which limit (the whole transaction rolls back).
         const account = await em.findOne(AccountEntity, { where: { id: userId } });
@@ -95,7 +95,7 @@ export class PendingWriter {
     const own = [tx.id, userId, costMicro.toString(), JSON.stringify(notification)];
     // Explicit casts: parameters in an INSERT ... SELECT list get no type from the target column.
     const placeholders = columns.map(([, column], i) => `$${first + own.length + i}::${COLUMN_TYPES[column] ?? 'text'}`);
-    const inserted = await this.ledger.reserveWithinLimitsWith<{ created_at: Date; updated_at: Date }>(
+    const inserted = await this.ledger.reserveWithinLimits<{ created_at: Date; updated_at: Date }>(
       this.dataSource,
       { userId, amountMicro: costMicro, reference: `tx:${tx.id}`, chainId: fields.chainId, now, dayStart: utcDayStart(now) },
       {

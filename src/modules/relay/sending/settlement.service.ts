@@ -60,11 +60,9 @@ export class SettlementService {
     await this.finish(txId, status, async () => ({
       patch,
       chargedMicro: costMicro,
+      // Only a cost above the reservation gets here (or a row finished meanwhile, which `finish` skips).
       charge: async (em, locked, counters) => {
-        const reference = `tx:${locked.id}`;
-        const covered = await this.ledger.settleCovered(em, { userId: locked.userId, reference, reservedMicro: locked.estimatedCostMicro, actualMicro: costMicro, counters });
-        if (covered) return;
-        await this.ledger.settle(locked.userId, reference, costMicro, em);
+        await this.ledger.settle(locked.userId, `tx:${locked.id}`, costMicro, em);
         await this.ledger.applyCounters(em, locked.userId, counters);
       },
     }));
