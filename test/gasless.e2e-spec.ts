@@ -5,7 +5,8 @@ import { SETTLER_OVERHEAD_GAS } from '../src/modules/gasless/domain/gasless-fee'
 import { signingTypes } from '../src/modules/gasless/domain/permit-typed-data';
 import { REDIS } from '../src/redis/redis.module';
 import { provider as chainProvider, erc20, testChain, token, type TestChain } from './support/chain-fixtures';
-import { createAccount, createTestApp, type TestApp } from './support/test-app';
+import { DataSource } from 'typeorm';
+import { adminAuth, createAccount, createTestApp, type TestApp } from './support/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -172,6 +173,20 @@ describe('gasless swaps (Permit2)', () => {
     await redis.set(`gasless:quote:${expired.quoteId}`, JSON.stringify({ ...stored, deadline: Math.floor(Date.now() / 1000) - 1 }), 'EX', 60);
     const late = await submit({ quoteId: expired.quoteId, signature: await sign(expired) }).expect(404);
     expect(late.body.message).toMatch(/expired/);
+  });
+
+  it('a settlement the relay refuses records nothing and leaves the quote usable', async () => {
+    const poor = await createAccount(t, 0.000001);
+    const q = (await quote({ fromToken: token(chain, 'USDC'), toToken: token(chain, 'DAI'), amount: parseUnits('20', 6).toString() }, poor.apiKey).expect(200)).body.data[0];
+    const signature = await sign(q);
+    const refused = await submit({ quoteId: q.quoteId, signature }, poor.apiKey).expect(400);
+    expect(refused.body.message).toMatch(/TRANSACTION_002|insufficient balance/);
+    const db = t.app.get(DataSource);
+    expect(await db.query('SELECT 1 FROM gasless_swaps WHERE quote_id = $1', [q.quoteId])).toHaveLength(0);
+    await t.http().post(`/admin/accounts/${poor.address}/credit`).set(adminAuth).send({ usd: 10 }).expect(200);
+    const accepted = await submit({ quoteId: q.quoteId, signature }, poor.apiKey).expect(200);
+    expect(accepted.body.data.status).toBe('submitted');
+    expect(await db.query('SELECT status, relay_tx_id FROM gasless_swaps WHERE quote_id = $1', [q.quoteId])).toEqual([{ status: 'submitted', relay_tx_id: accepted.body.data.relayTxId }]);
   });
 
   it('a route quote of GET /quote is not a gasless quote (400)', async () => {

@@ -21,9 +21,9 @@ const SIGNATURE_LENGTH = 132;
 const DEADLINE_MARGIN_SECONDS = 10;
 
 /**
- * POST /gasless/submit-swap: checks the signature against the stored typed data, records the
- * swap (its unique quote id makes the quote single-use), then relays the settlement with the
- * calling account paying the gas. The user's tokens pay the fee; the user pays no gas.
+ * POST /gasless/submit-swap: checks the signature against the stored typed data, then relays the
+ * settlement with the calling account paying the gas, recording the swap in the relay's own
+ * transaction. The user's tokens pay the fee; the user pays no gas.
  */
 @Injectable()
 export class GaslessSubmitService {
@@ -44,31 +44,28 @@ export class GaslessSubmitService {
     if (quote.deadline - DEADLINE_MARGIN_SECONDS <= Math.floor(Date.now() / 1000)) throw new AppError('RESOURCE_001', 'quote expired: its permit deadline has passed');
     this.checkSigner(quote, dto.signature);
 
-    const swap = await this.record(caller, quote);
-    let relayTxId: string;
+    let swap: GaslessSwapEntity | undefined;
     try {
-      ({ txId: relayTxId } = await this.submissions.submit(
+      await this.submissions.submit(
         caller,
-        {
-          chainId: quote.chainId,
-          to: quote.settler,
-          callData: encodeSettlement(quote.mode, settlementOf(quote), dto.signature),
-          value: '0',
-          label: `gasless:${swap.id}`,
-        },
+        { chainId: quote.chainId, to: quote.settler, callData: encodeSettlement(quote.mode, settlementOf(quote), dto.signature), value: '0', label: `gasless:${quote.quoteId}` },
         http,
-      ));
+        // The swap row is written with the relay row, in one transaction: both or neither. Its
+        // unique quote id makes the quote single-use, even for two submissions at once.
+        async (em, tx) => {
+          swap = await em.save(this.swaps.create(swapRow(caller, quote, tx.id)));
+        },
+      );
     } catch (err) {
-      // The quote stays used: its signature went into a settlement the relay refused, and a
-      // fresh quote (new nonce, new price) is the safe retry.
-      const reason = err instanceof AppError ? `${err.code}: ${err.message}` : (err as Error).message;
-      await this.swaps.update({ id: swap.id }, { status: 'failed', failureReason: reason });
+      if (err instanceof QueryFailedError && (err as QueryFailedError & { code?: string }).code === '23505') throw new AppError('RESOURCE_001', 'quote already used');
+      // Refused before anything was relayed (simulation, limits, balance): the signature was not
+      // used on chain, so the quote stays available until its deadline.
       throw err;
     }
-    await this.swaps.update({ id: swap.id }, { status: 'submitted', relayTxId });
+    if (!swap) throw new AppError('SYSTEM_001', 'the gasless swap was not recorded');
     await this.quotes.remove(quote.quoteId);
-    this.logger.log(`gasless swap ${swap.id} relayed as ${relayTxId}`);
-    return toSwapView({ ...swap, status: 'submitted', relayTxId });
+    this.logger.log(`gasless swap ${swap.id} relayed as ${swap.relayTxId}`);
+    return toSwapView(swap);
   }
 
   private async loadQuote(caller: Caller, quoteId: string): Promise<StoredGaslessQuote> {
@@ -88,36 +85,27 @@ export class GaslessSubmitService {
     }
     if (signer.toLowerCase() !== quote.sender.toLowerCase()) throw new AppError('AUTH_008', `the permit is signed by ${signer}, not by the quote's sender ${quote.sender}`);
   }
+}
 
-  private async record(caller: Caller, quote: StoredGaslessQuote): Promise<GaslessSwapEntity> {
-    try {
-      return await this.swaps.save(
-        this.swaps.create({
-          userId: caller.account.id,
-          quoteId: quote.quoteId,
-          relayTxId: null,
-          status: 'pending',
-          acquisitionMode: quote.mode,
-          chainId: quote.chainId,
-          sender: quote.sender,
-          receiver: quote.receiver,
-          fromToken: quote.fromToken,
-          toToken: quote.toToken,
-          amountIn: quote.amountIn,
-          amountOut: quote.amountOut,
-          minAmountOut: quote.minAmountOut,
-          feeAmount: quote.feeAmount,
-          permitNonce: quote.nonce,
-          routeKind: quote.routeKind,
-          executionTxHash: null,
-          failureReason: null,
-        }),
-      );
-    } catch (err) {
-      if (err instanceof QueryFailedError && (err as QueryFailedError & { code?: string }).code === '23505') {
-        throw new AppError('RESOURCE_001', 'quote already used');
-      }
-      throw err;
-    }
-  }
+function swapRow(caller: Caller, quote: StoredGaslessQuote, relayTxId: string): Partial<GaslessSwapEntity> {
+  return {
+    userId: caller.account.id,
+    quoteId: quote.quoteId,
+    relayTxId,
+    status: 'submitted',
+    acquisitionMode: quote.mode,
+    chainId: quote.chainId,
+    sender: quote.sender,
+    receiver: quote.receiver,
+    fromToken: quote.fromToken,
+    toToken: quote.toToken,
+    amountIn: quote.amountIn,
+    amountOut: quote.amountOut,
+    minAmountOut: quote.minAmountOut,
+    feeAmount: quote.feeAmount,
+    permitNonce: quote.nonce,
+    routeKind: quote.routeKind,
+    executionTxHash: null,
+    failureReason: null,
+  };
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import type { Request } from 'express';
 import { microToUsd } from '../../../common/money/usd';
 import { Caller } from '../../../common/http/authenticated-request';
@@ -7,6 +8,7 @@ import { ChainRegistry } from '../../chains/domain/chain-registry.service';
 import { MetricsService } from '../../metrics/metrics.service';
 import { TxStatusPublisher } from '../../tx-events/tx-status.publisher';
 import { SubmitTxDto } from '../dto/submit-tx.dto';
+import { RelayTransactionEntity } from '../entities/relay-transaction.entity';
 import { ExchangeRelayService } from '../exchange/exchange-relay.service';
 import { SignerPool } from '../signers/signer-pool.service';
 import { Estimate, Estimator } from './estimator.service';
@@ -47,9 +49,14 @@ export class SubmissionService {
     return { costUSD: microToUsd(estimate.costMicro), minBalanceRequired: estimate.minBalanceRequired.toString() };
   }
 
-  async submit(caller: Caller, dto: SubmitTxDto, http: Pick<Request, 'header'>): Promise<Submitted> {
+  /**
+   * `within` lets a feature write its own record in the same database transaction as the relay
+   * row (EVM chains), so the two exist together or not at all; what it throws aborts the submission.
+   */
+  async submit(caller: Caller, dto: SubmitTxDto, http: Pick<Request, 'header'>, within?: (em: EntityManager, tx: RelayTransactionEntity) => Promise<void>): Promise<Submitted> {
     const chain = this.chains.get(dto.chainId);
     if (chain.capabilities.exchangeAction) {
+      if (within) throw new AppError('VALIDATION_001', `chain ${chain.chainId} takes exchange actions, not EVM transactions`);
       if (caller.account.disabledChainIds.includes(chain.chainId)) throw new AppError('CHAIN_001', `chain ${chain.chainId} is disabled for this account`);
       const tx = await this.exchange.submit(caller, dto, chain, this.regions.resolve(http, dto.region));
       return { txId: tx.id, estimatedCostUSD: 0 };
@@ -74,6 +81,7 @@ export class SubmissionService {
       },
       estimate.costMicro,
       request.maxUsd,
+      within,
     );
     await this.sendQueue.enqueue(tx.id);
     await this.publisher.publish('status', notification);

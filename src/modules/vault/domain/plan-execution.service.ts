@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { getAddress, recoverAddress, Signature, verifyAuthorization } from 'ethers';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import { normalizeAddress } from '../../../common/evm/address';
 import { Caller } from '../../../common/http/authenticated-request';
@@ -51,38 +51,36 @@ export class PlanExecutionService {
       throw new AppError('VALIDATION_001', `the stored plan cannot be encoded with this signature: ${(err as Error).message.split('\n')[0]}`);
     }
 
-    await this.consume(quote.id);
-    let txId: string;
-    try {
-      ({ txId } = await this.submissions.submit(
-        caller,
-        { chainId: quote.chainId, to: getAddress(quote.userAddress), callData, value: '0', label: `vault-${quote.kind}:${quote.id}`, authorizationList },
-        http,
-      ));
-    } catch (err) {
-      // Nothing was relayed: give the quote back so the client can retry it before it expires.
-      await this.db.query(`UPDATE vault_quotes SET consumed_at = NULL WHERE id = $1`, [quote.id]);
-      throw err;
-    }
-
     const primary = quote.allocation.reduce((a, b) => (b.shareBps > a.shareBps ? b : a));
-    const order = await this.db.getRepository(VaultOrderEntity).save({
-      accountId: caller.account.id,
-      quoteId: quote.id,
-      kind: quote.kind,
-      userAddress: quote.userAddress,
-      chainId: quote.chainId,
-      asset: quote.asset,
-      amount: quote.amount,
-      venueId: primary.venueId,
-      allocation: quote.allocation,
-      relayTxId: txId,
-      status: 'relaying',
-      executionTxHash: null,
-      failureReason: null,
-    });
+    let order: VaultOrderEntity | undefined;
+    // The quote is taken and the order written in the relay row's own transaction: a refused
+    // submission leaves the quote usable, an accepted one always has its order.
+    await this.submissions.submit(
+      caller,
+      { chainId: quote.chainId, to: getAddress(quote.userAddress), callData, value: '0', label: `vault-${quote.kind}:${quote.id}`, authorizationList },
+      http,
+      async (em, tx) => {
+        await this.consume(em, quote.id);
+        order = await em.getRepository(VaultOrderEntity).save({
+          accountId: caller.account.id,
+          quoteId: quote.id,
+          kind: quote.kind,
+          userAddress: quote.userAddress,
+          chainId: quote.chainId,
+          asset: quote.asset,
+          amount: quote.amount,
+          venueId: primary.venueId,
+          allocation: quote.allocation,
+          relayTxId: tx.id,
+          status: 'relaying',
+          executionTxHash: null,
+          failureReason: null,
+        });
+      },
+    );
+    if (!order) throw new AppError('SYSTEM_001', 'the vault order was not recorded');
     await this.tracking.schedule(order.id);
-    this.logger.log(`vault ${quote.kind} order ${order.id} relaying as ${txId}`);
+    this.logger.log(`vault ${quote.kind} order ${order.id} relaying as ${order.relayTxId}`);
     return orderView(order);
   }
 
@@ -95,8 +93,8 @@ export class PlanExecutionService {
     return quote;
   }
 
-  private async consume(quoteId: string): Promise<void> {
-    const rows = returningRows(await this.db.query(`UPDATE vault_quotes SET consumed_at = now() WHERE id = $1 AND consumed_at IS NULL AND expires_at > now() RETURNING id`, [quoteId]));
+  private async consume(em: EntityManager, quoteId: string): Promise<void> {
+    const rows = returningRows(await em.query(`UPDATE vault_quotes SET consumed_at = now() WHERE id = $1 AND consumed_at IS NULL AND expires_at > now() RETURNING id`, [quoteId]));
     if (rows.length === 0) throw new AppError('RESOURCE_001', `quote ${quoteId} is unknown, used or expired; request a fresh quote`);
   }
 
