@@ -7,7 +7,7 @@ import { ChainRegistry } from '../../chains/domain/chain-registry.service';
 import { NATIVE_TOKEN, parseRouteMode, RouteFinder, SwapQuoteService, SwapTxBuilder, TokenCatalog, type StoredQuote } from '../../swap';
 import { usd } from '../../swap/quotes/route-view';
 import type { GaslessQuoteQueryDto } from '../dto/gasless.dto';
-import { gaslessFee, SETTLER_OVERHEAD_GAS } from './gasless-fee';
+import { GaslessFee, gaslessFee, SETTLER_OVERHEAD_GAS } from './gasless-fee';
 import type { GaslessQuoteView, StoredGaslessQuote } from './gasless-quote';
 import { GaslessQuoteStore } from './gasless-quote.store';
 import { PermitNonceService } from './permit-nonce.service';
@@ -133,9 +133,7 @@ export class GaslessQuoteService {
       }),
     );
     await this.store.saveAll(stored);
-    const priceUsd = routes[0].route.fromToken.priceUsd;
-    const feeUsd = usd((Number(fee.total) / 10 ** tokenIn.decimals) * priceUsd);
-    return stored.map((s, i) => this.view(s, routes[i], fee, feeUsd, settler.feeRecipient, tokenIn.decimals));
+    return stored.map((s, i) => this.view(s, routes[i], fee, settler.feeRecipient, tokenIn.decimals));
   }
 
   /** The executor pulls exactly the swapped part from the settler and pays the receiver directly. */
@@ -143,7 +141,7 @@ export class GaslessQuoteService {
     return this.builder.executorCall(route, { receiver, minAmountOut, feeAmount: 0n, deadline }).data;
   }
 
-  private view(s: StoredGaslessQuote, route: StoredQuote, fee: { relayFee: bigint; integratorFee: bigint; total: bigint }, feeUsd: number, feeRecipient: string, decimals: number): GaslessQuoteView {
+  private view(s: StoredGaslessQuote, route: StoredQuote, fee: GaslessFee, feeRecipient: string, decimals: number): GaslessQuoteView {
     const priceUsd = route.route.fromToken.priceUsd;
     const inUsd = (units: bigint): number => usd((Number(units) / 10 ** decimals) * priceUsd);
     return {
@@ -158,7 +156,7 @@ export class GaslessQuoteService {
         fees: { integratorFee: fee.integratorFee.toString(), integratorFeeUsd: inUsd(fee.integratorFee), routeFee: fee.relayFee.toString(), routeFeeUsd: inUsd(fee.relayFee) },
       },
       eip712: s.eip712,
-      fee: { feeAmount: s.feeAmount, feeRecipient, feeUsd },
+      fee: { feeAmount: s.feeAmount, feeRecipient, feeUsd: inUsd(fee.total) },
       nonce: s.nonce,
       deadline: String(s.deadline),
       calldataTemplate: {
