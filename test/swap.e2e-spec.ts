@@ -273,19 +273,6 @@ describe('swap routing', () => {
       expect(route.toToken.symbol).toBe('ETH');
     });
 
-    it('executorCall builds calldata with overridden amount and receiver for a calling contract', async () => {
-      const q = await quote({ fromToken: token(chain, 'USDC'), toToken: token(chain, 'DAI'), amount: parseUnits('200', 6).toString(), feeBps: 10 }).expect(200);
-      const stored = (await t.app.get(QuoteStore).load(q.body.data[0].quoteId))!;
-      const receiver = Wallet.createRandom().address;
-      const call = t.app.get(SwapTxBuilder).executorCall(stored, { amountIn: parseUnits('100', 6), receiver, feeAmount: 0n });
-      const approve = await trader.sendTransaction({ to: token(chain, 'USDC'), data: ERC20.encodeFunctionData('approve', [call.to, parseUnits('100', 6)]) });
-      await approve.wait();
-      const receipt = await send({ to: call.to, data: call.data, value: call.value.toString(), gasLimit: '400000' });
-      expect(receipt.status).toBe(1);
-      const got = await balance('DAI', receiver);
-      expect(got).toBeGreaterThanOrEqual(BigInt(stored.plan.minAmountOut) / 2n - 1n);
-    });
-
     it('a swap that cannot meet minAmountOut reverts, and /status reports it failed', async () => {
       const q = await quote({ fromToken: token(chain, 'USDC'), toToken: token(chain, 'DAI'), amount: parseUnits('10', 6).toString() }).expect(200);
       const stored = (await t.app.get(QuoteStore).load(q.body.data[0].quoteId))!;

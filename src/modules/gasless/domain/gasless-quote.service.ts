@@ -126,7 +126,9 @@ export class GaslessQuoteService {
           minAmountOut: minAmountOut.toString(),
           nonce: nonce.toString(),
           deadline,
-          executorData: this.executorData(route, receiver, minAmountOut, deadline),
+          // The route was quoted for the swapped part with the user as receiver: the executor pulls
+          // exactly that from the settler and pays the user; only the deadline is the permit's.
+          executorData: this.builder.executorCall(route, { deadline }).data,
           eip712,
           routeKind: route.route.routeKind,
         };
@@ -136,10 +138,6 @@ export class GaslessQuoteService {
     return stored.map((s, i) => this.view(s, routes[i], fee, settler.feeRecipient, tokenIn.decimals));
   }
 
-  /** The executor pulls exactly the swapped part from the settler and pays the receiver directly. */
-  private executorData(route: StoredQuote, receiver: string, minAmountOut: bigint, deadline: number): string {
-    return this.builder.executorCall(route, { receiver, minAmountOut, feeAmount: 0n, deadline }).data;
-  }
 
   private view(s: StoredGaslessQuote, route: StoredQuote, fee: GaslessFee, feeRecipient: string, decimals: number): GaslessQuoteView {
     const priceUsd = route.route.fromToken.priceUsd;

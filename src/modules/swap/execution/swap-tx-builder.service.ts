@@ -7,15 +7,9 @@ import type { TxView } from '../quotes/route-view';
 import { checksum, NATIVE_TOKEN } from '../catalog/token-catalog.service';
 import { SWAP_EXECUTOR_ABI } from './executor-abi';
 
-/** What a caller of the executor may change from the stored quote (e.g. the gasless settler). */
+/** What a caller may change from the stored quote: a tighter minimum, or a later deadline (gasless permits outlive route quotes). */
 export interface ExecutorCallOverrides {
-  /** Total pulled from the payer, fee included; legs are rescaled to it. */
-  amountIn?: bigint;
-  receiver?: string;
-  /** Default: the quote's minAmountOut, scaled with amountIn when that is overridden. */
   minAmountOut?: bigint;
-  feeAmount?: bigint;
-  feeRecipient?: string;
   /** Unix seconds; default the quote's expiry. */
   deadline?: number;
 }
@@ -35,26 +29,14 @@ export class SwapTxBuilder {
     const executor = address(plan.executor, 'executor');
     const tokenIn = address(plan.tokenIn, 'tokenIn');
     const tokenOut = address(plan.tokenOut, 'tokenOut');
-    const receiver = address(overrides.receiver ?? plan.receiver, 'receiver');
-    const feeRecipient = address(overrides.feeRecipient ?? plan.feeRecipient, 'feeRecipient');
-    const quotedIn = amount(plan.amountIn, 'amountIn');
-    const quotedFee = amount(plan.feeAmount, 'feeAmount');
-    const amountIn = overrides.amountIn ?? quotedIn;
-    // The fee keeps its rate when only the amount changes.
-    const feeAmount = overrides.feeAmount ?? (quotedIn === 0n ? 0n : (quotedFee * amountIn) / quotedIn);
-    if (amountIn <= 0n || feeAmount < 0n || feeAmount >= amountIn) throw new AppError('VALIDATION_001', 'amountIn must exceed feeAmount');
-    const minAmountOut = overrides.minAmountOut ?? (amount(plan.minAmountOut, 'minAmountOut') * amountIn) / (quotedIn === 0n ? 1n : quotedIn);
-
-    const swapIn = amountIn - feeAmount;
-    const quotedLegs = plan.legs.map((leg) => amount(leg.amountIn, 'leg amountIn'));
-    const quotedTotal = quotedLegs.reduce((a, b) => a + b, 0n);
-    if (plan.legs.length === 0 || quotedTotal === 0n) throw new AppError('VALIDATION_001', 'stored quote has no route legs');
-    // Rescale each leg to the new input; the rounding remainder goes to the first (largest) leg.
-    const legAmounts = quotedLegs.map((a) => (a * swapIn) / quotedTotal);
-    legAmounts[0] += swapIn - legAmounts.reduce((a, b) => a + b, 0n);
-
-    const legs = plan.legs.map((leg, i) => ({
-      amountIn: legAmounts[i],
+    const receiver = address(plan.receiver, 'receiver');
+    const feeRecipient = address(plan.feeRecipient, 'feeRecipient');
+    const amountIn = amount(plan.amountIn, 'amountIn');
+    const feeAmount = amount(plan.feeAmount, 'feeAmount');
+    const minAmountOut = overrides.minAmountOut ?? amount(plan.minAmountOut, 'minAmountOut');
+    if (plan.legs.length === 0) throw new AppError('VALIDATION_001', 'stored quote has no route legs');
+    const legs = plan.legs.map((leg) => ({
+      amountIn: amount(leg.amountIn, 'leg amountIn'),
       hops: leg.hops.map((hop) => {
         if (!Number.isInteger(hop.feeBps) || hop.feeBps < 0 || hop.feeBps >= 10_000) throw new AppError('VALIDATION_001', 'stored quote has a bad pool fee');
         return { pool: address(hop.pool, 'pool'), zeroForOne: Boolean(hop.zeroForOne), feeBps: hop.feeBps };

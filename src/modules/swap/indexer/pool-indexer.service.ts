@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { AppError } from '../../../common/errors/app-error';
 import { AppConfig } from '../../../config/app-config';
 import { ChainDefinition } from '../../chains/domain/chain-definition';
 import { ChainRegistry } from '../../chains/domain/chain-registry.service';
@@ -11,11 +12,14 @@ import { PoolSnapshotStore } from './pool-snapshot.store';
 
 /** A getLogs range larger than this is not worth it: re-read everything instead. */
 const MAX_LOG_RANGE = 2_000;
+/** After a failed load, requests fail fast (CHAIN_003) for this long before one tries again. */
+const RETRY_LOAD_AFTER_MS = 5_000;
 
 interface Follower {
   ready: Promise<ChainMarket>;
   market?: ChainMarket;
   timer?: NodeJS.Timeout;
+  failedAt?: number;
 }
 
 /**
@@ -29,6 +33,7 @@ interface Follower {
 export class PoolIndexer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(PoolIndexer.name);
   private readonly followers = new Map<number, Follower>();
+  private readonly configHashes = new Map<number, string>();
   private stopped = false;
 
   constructor(
@@ -57,9 +62,13 @@ export class PoolIndexer implements OnApplicationBootstrap, OnModuleDestroy {
   /** The chain's market once loaded (the first call starts loading it). */
   market(chainId: number): Promise<ChainMarket> {
     let follower = this.followers.get(chainId);
-    if (!follower) {
+    if (!follower || (follower.failedAt !== undefined && Date.now() - follower.failedAt > RETRY_LOAD_AFTER_MS)) {
       const chain = this.registry.get(chainId);
-      const created: Follower = { ready: this.load(chain) };
+      const created: Follower = {
+        ready: this.load(chain).catch((err: Error) => {
+          throw new AppError('CHAIN_003', `swap pools of chain ${chainId} could not be read: ${err.message.split('\n')[0].slice(0, 200)}`);
+        }),
+      };
       follower = created;
       this.followers.set(chainId, created);
       created.ready.then(
@@ -68,9 +77,9 @@ export class PoolIndexer implements OnApplicationBootstrap, OnModuleDestroy {
           this.schedule(chain, created);
         },
         (err: Error) => {
-          // Forget the failed start so the next request tries again.
-          this.followers.delete(chainId);
-          this.logger.warn(`swap pools of chain ${chainId} not loaded: ${err.message}`);
+          // Remembered for a while, so a chain that is down costs requests no RPC timeout each.
+          created.failedAt = Date.now();
+          this.logger.warn(err.message);
         },
       );
     }
@@ -86,10 +95,16 @@ export class PoolIndexer implements OnApplicationBootstrap, OnModuleDestroy {
     return (chain.dexes ?? []).map((d) => ({ key: d.key, name: d.name, type: d.type, factory: d.factory.toLowerCase(), feeBps: d.feeBps }));
   }
 
+  /** Identifies the configuration a Redis copy was made for; the chains file is read once, so once per chain. */
   private configHash(chain: ChainDefinition): string {
-    return createHash('sha256')
-      .update(JSON.stringify({ rpc: chain.rpcUrl, dexes: chain.dexes ?? [], tokens: (chain.tokens ?? []).map((t) => t.address.toLowerCase()) }))
-      .digest('hex');
+    let hash = this.configHashes.get(chain.chainId);
+    if (!hash) {
+      hash = createHash('sha256')
+        .update(JSON.stringify({ rpc: chain.rpcUrl, dexes: chain.dexes ?? [], tokens: (chain.tokens ?? []).map((t) => t.address.toLowerCase()) }))
+        .digest('hex');
+      this.configHashes.set(chain.chainId, hash);
+    }
+    return hash;
   }
 
   private async load(chain: ChainDefinition): Promise<ChainMarket> {
@@ -179,17 +194,25 @@ export class PoolIndexer implements OnApplicationBootstrap, OnModuleDestroy {
     }
     const addresses = [...market.pools.keys(), ...market.providers.map((p) => p.factory)];
     const [events, gasPrice] = await Promise.all([reader.poolEvents(market.block + 1, head, addresses), reader.gasPrice()]);
+    // Nothing traded: the graph and prices stand; only the gas price may have moved.
+    if (events.length === 0) return { ...market, gasPrice, block: head };
     const pools = new Map(market.pools);
+    const created: PoolState[] = [];
     for (const event of events) {
       if (event.kind === 'sync') {
         const pool = pools.get(event.address);
         if (pool) pools.set(pool.address, { ...pool, reserve0: event.reserve0, reserve1: event.reserve1 });
       } else if (market.tokens.has(event.token0) && market.tokens.has(event.token1) && !pools.has(event.pair)) {
         const provider = market.providers.find((p) => p.factory === event.factory);
-        if (provider) pools.set(event.pair, { address: event.pair, provider, token0: event.token0, token1: event.token1, reserve0: 0n, reserve1: 0n });
+        if (provider) created.push({ address: event.pair, provider, token0: event.token0, token1: event.token1, reserve0: 0n, reserve1: 0n });
       }
     }
-    if (events.length === 0 && gasPrice === market.gasPrice) return { ...market, block: head };
+    // A new pool's first Sync came from an address the log filter did not know yet: read its
+    // reserves directly (later Syncs arrive with the next blocks' logs).
+    for (const pool of created) {
+      const [reserve0, reserve1] = await reader.getReserves(pool.address);
+      pools.set(pool.address, { ...pool, reserve0, reserve1 });
+    }
     return this.publish(chain, reindex({ ...market, pools, gasPrice, block: head }));
   }
 
