@@ -178,10 +178,14 @@ describe('swap routing', () => {
       expect(legsOf(split)).toBeGreaterThan(1);
     });
 
-    it('ranks by fewest hops under fastest', async () => {
-      const res = await quote({ fromToken: token(chain, 'DAI'), toToken: token(chain, 'USDC'), amount: parseEther('1000').toString(), routeMode: 'fastest' }).expect(200);
-      expect(res.body.data[0].path).toHaveLength(1);
-      const unknownMode = await quote({ fromToken: token(chain, 'DAI'), toToken: token(chain, 'USDC'), amount: parseEther('1000').toString(), routeMode: 'whatever' }).expect(200);
+    it('ranks by fewest hops under fastest; an unknown mode falls back to max_value', async () => {
+      // 300 WETH -> USDC: under max_value the split wins (previous test); fastest must prefer one direct pool.
+      const query = { fromToken: token(chain, 'WETH'), toToken: token(chain, 'USDC'), amount: parseEther('300').toString() };
+      const fastest = await quote({ ...query, routeMode: 'fastest' }).expect(200);
+      expect(fastest.body.data[0].path).toHaveLength(1);
+      expect(fastest.body.data.some((r: Route) => !singleLeg(r))).toBe(true);
+      const unknownMode = await quote({ ...query, routeMode: 'whatever' }).expect(200);
+      expect(singleLeg(unknownMode.body.data[0])).toBe(false);
       const net = unknownMode.body.data.map((r: Route) => r.amountOutUsd - r.gasFee.gasFeeUsd);
       expect([...net].sort((a, b) => b - a)).toEqual(net);
     });
@@ -348,6 +352,7 @@ describe('swap routing', () => {
       ['amount in hex', { amount: '0x10' }],
       ['negative amount', { amount: '-1' }],
       ['zero amount', { amount: '0' }],
+      ['amount beyond uint256', { amount: (2n ** 256n).toString() }],
       ['amount not a number', { amount: 'abc' }],
       ['bad fromToken', { fromToken: '0x1234' }],
       ['bad toToken', { toToken: 'usdc' }],

@@ -100,7 +100,7 @@ export class ChainDefinition {
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => TokenDef) tokens?: TokenDef[];
   @IsOptional() @ValidateNested() @Type(() => PricingDef) pricing?: PricingDef;
   @IsOptional() @IsArray() @ArrayUnique((v: VenueDef) => v.venueId) @ValidateNested({ each: true }) @Type(() => VenueDef) venues?: VenueDef[];
-  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => DexDef) dexes?: DexDef[];
+  @IsOptional() @IsArray() @ArrayUnique((d: DexDef) => d.key) @ValidateNested({ each: true }) @Type(() => DexDef) dexes?: DexDef[];
 }
 
 export class ChainsFile {

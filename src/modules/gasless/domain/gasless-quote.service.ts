@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { getAddress, ZeroAddress } from 'ethers';
 import { AppError } from '../../../common/errors/app-error';
+import { positiveUint256 } from '../../../common/evm/uint256';
 import type { Caller } from '../../../common/http/authenticated-request';
 import { AppConfig } from '../../../config/app-config';
 import { ChainRegistry } from '../../chains/domain/chain-registry.service';
@@ -49,8 +50,7 @@ export class GaslessQuoteService {
     const toToken = q.toToken.toLowerCase();
     if (fromToken === NATIVE_TOKEN) throw new AppError('VALIDATION_001', 'the input must be an ERC-20 token: Permit2 cannot move the native currency');
     if (fromToken === toToken) throw new AppError('VALIDATION_001', 'fromToken and toToken are the same token');
-    const amount = BigInt(q.amount);
-    if (amount === 0n) throw new AppError('VALIDATION_001', 'amount must be greater than zero');
+    const amount = positiveUint256(q.amount, 'amount');
     const settler = await this.settlers.get(chain.chainId);
     const tokenIn = await this.catalog.find(chain.chainId, fromToken);
     if (!tokenIn || !(await this.catalog.find(chain.chainId, toToken))) throw new AppError('VALIDATION_001', 'no route: a token is not in the catalog of this chain');

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ZeroAddress } from 'ethers';
 import { AppError } from '../../../common/errors/app-error';
+import { positiveUint256 } from '../../../common/evm/uint256';
 import type { Caller } from '../../../common/http/authenticated-request';
 import { AppConfig } from '../../../config/app-config';
 import { checksum, NATIVE_TOKEN, TokenCatalog } from '../catalog/token-catalog.service';
@@ -37,8 +38,7 @@ export class SwapQuoteService {
     this.catalog.chain(q.toChain);
     const fromToken = q.fromToken.toLowerCase();
     const toToken = q.toToken.toLowerCase();
-    const amount = BigInt(q.amount);
-    if (amount === 0n) throw new AppError('VALIDATION_001', 'amount must be greater than zero');
+    const amount = positiveUint256(q.amount, 'amount');
     // No bridge provider yet: a cross-chain pair simply has no route (interface.md).
     if (q.fromChain !== q.toChain) return [];
     if (fromToken === toToken) throw new AppError('VALIDATION_001', 'fromToken and toToken are the same token');
