@@ -47,14 +47,24 @@ export class SendProcessor extends WorkerHost implements OnModuleInit {
         else await this.sender.send(txId);
       } catch (err) {
         if (err instanceof TransientSendError) return this.retryOrFail(txId, err.message);
-        if (err instanceof PermanentSendError) {
-          await this.sender.abandon(txId).catch(() => undefined);
-          return this.settlement.failUnsent(txId, err.message);
-        }
+        if (err instanceof PermanentSendError) return this.giveUp(txId, err.message);
         this.logger.error(`send ${txId} failed unexpectedly: ${(err as Error).stack ?? String(err)}`);
         return this.retryOrFail(txId, (err as Error).message);
       }
     });
+  }
+
+  /**
+   * FAILED only when nothing of the transaction can still land; one waiting in the node's pool
+   * (or whose state the chain cannot tell now) stays PENDING for the tracker and reconciler.
+   */
+  private async giveUp(txId: string, reason: string): Promise<void> {
+    const safe = await this.sender.abandon(txId).catch((err: Error) => {
+      this.logger.error(`could not check ${txId} on chain before failing it: ${err.message}`);
+      return false;
+    });
+    if (safe) await this.settlement.failUnsent(txId, reason);
+    else this.logger.warn(`${txId} kept PENDING: a broadcast of it may still be mined (${reason})`);
   }
 
   private async retryOrFail(txId: string, reason: string): Promise<void> {
@@ -71,8 +81,7 @@ export class SendProcessor extends WorkerHost implements OnModuleInit {
       if (tx?.status === 'PENDING') {
         const account = await this.dataSource.getRepository(AccountEntity).findOneBy({ id: tx.userId });
         this.logger.warn(`giving up on ${txId} after ${tx.retries} retries (max ${account?.maxRetries}): ${reason}`);
-        await this.sender.abandon(txId).catch((err: Error) => this.logger.error(`could not release the nonce of ${txId}: ${err.message}`));
-        await this.settlement.failUnsent(txId, `${reason} (after ${tx.retries} retries)`);
+        await this.giveUp(txId, `${reason} (after ${tx.retries} retries)`);
       }
       return;
     }

@@ -79,17 +79,32 @@ export class SenderService {
   }
 
   /**
-   * A transaction given up on may hold a nonce that was signed but never mined; fill it so the
-   * key's later transactions are not stuck behind it.
+   * Before a transaction is given up on: settles it if one of its hashes is mined, keeps it if
+   * one still waits in the node's pool (it may yet be mined, and then it must be charged), and
+   * otherwise fills its nonce if that was signed but never used, so the key's later
+   * transactions are not stuck behind it. True when failing the row loses nothing.
    */
-  async abandon(txId: string): Promise<void> {
+  async abandon(txId: string): Promise<boolean> {
     const tx = await this.dataSource.getRepository(RelayTransactionEntity).findOneBy({ id: txId });
-    if (!tx || tx.nonce === null || !tx.sender || tx.transactionType === 'funding-signed') return;
-    if (await this.settleIfMined(tx, await this.broadcasts(txId))) return;
+    if (!tx || tx.nonce === null || !tx.sender) return true;
+    const previous = await this.broadcasts(txId);
+    if (await this.settleIfMined(tx, previous)) return false;
+    if (await this.anyInPool(tx.chainId, previous)) return false;
+    if (tx.transactionType === 'funding-signed') return true;
     const chainNonce = BigInt(await this.chains.provider(tx.chainId).getTransactionCount(tx.sender, 'pending'));
-    if (chainNonce > tx.nonce) return; // something took the nonce already
+    if (chainNonce > tx.nonce) return true; // another transaction took the nonce
     const signer = tx.derivationPath ? this.signers.derive(tx.derivationPath) : this.signers.byAddress(tx.sender);
     if (signer) await this.fillNonce(tx.chainId, signer, tx.nonce);
+    return true;
+  }
+
+  private async anyInPool(chainId: number, broadcasts: RelayBroadcastEntity[]): Promise<boolean> {
+    const provider = this.chains.provider(chainId);
+    for (const b of broadcasts) {
+      const pending = await provider.send('eth_getTransactionByHash', [b.hash]);
+      if (pending) return true;
+    }
+    return false;
   }
 
   /** Fills a nonce that no transaction will use (its transaction failed before reaching the chain). */
