@@ -11,7 +11,8 @@ import { RelayRequest } from './relay-request';
 import { decodeRevertData, isRevertError, revertDataOf } from './revert-decoder';
 
 export const TRANSFER_GAS = 21_000n;
-const FUNDING_FEE_PERCENT = 8n;
+/** interface.md: the funding service fee on what the relay sends a sender (minBalanceRequired, funding-signed). */
+export const FUNDING_FEE_PERCENT = 8n;
 
 export interface Estimate {
   gasLimit: bigint;

@@ -8,7 +8,7 @@ import { Caller } from '../../../common/http/authenticated-request';
 import { microToUsd } from '../../../common/money/usd';
 import { ChainRegistry } from '../../chains/domain/chain-registry.service';
 import { TxStatusPublisher } from '../../tx-events/tx-status.publisher';
-import { Estimator } from '../domain/estimator.service';
+import { Estimator, FUNDING_FEE_PERCENT } from '../domain/estimator.service';
 import { weiToMicroUsd } from '../domain/fees';
 import { PendingWriter } from '../domain/pending-writer.service';
 import { RegionResolver } from '../domain/region-resolver';
@@ -20,7 +20,6 @@ import { RelayTransactionEntity } from '../entities/relay-transaction.entity';
 import { SettlementService } from '../sending/settlement.service';
 import { TopUpService } from '../signers/top-up.service';
 
-const FUNDING_FEE_PERCENT = 8n;
 
 /**
  * funding-signed (decisions.md): the caller's user signed the transaction; the service tops
@@ -91,7 +90,8 @@ export class FundingSignedService {
         sender: signed.from.toLowerCase(),
         nonce: BigInt(signed.nonce),
         executionTxHash: signed.hash,
-        fundingCostWei: fundingWei.toString(),
+        // Charged only once the top-up is on its way (set with its hash below).
+        fundingCostWei: '0',
         fundingTxHash: null,
       },
       costMicro,
@@ -118,10 +118,13 @@ export class FundingSignedService {
     if (topUpWei > 0n) {
       try {
         const topUp = await this.topUps.sign(chain.chainId, region, signed.from, topUpWei);
-        await this.dataSource.getRepository(RelayTransactionEntity).update({ id: tx.id }, { fundingTxHash: topUp.hash });
+        // Hash and cost before the send: a crash after it still charges what was sent.
+        await this.dataSource.getRepository(RelayTransactionEntity).update({ id: tx.id }, { fundingTxHash: topUp.hash, fundingCostWei: fundingWei.toString() });
         await provider.send('eth_sendRawTransaction', [topUp.raw]);
         fundingTxHash = topUp.hash;
       } catch (err) {
+        // The top-up did not go out: nothing was spent, so nothing is charged.
+        await this.dataSource.getRepository(RelayTransactionEntity).update({ id: tx.id }, { fundingCostWei: '0' });
         await this.settlement.failUnsent(tx.id, `top-up failed: ${(err as Error).message.split('\n')[0]}`);
         throw new AppError('TRANSACTION_004', `could not fund the sender: ${(err as Error).message.split('\n')[0].slice(0, 200)}`);
       }

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { ChainRegistry } from '../../chains/domain/chain-registry.service';
 import { TRANSFER_GAS } from '../domain/estimator.service';
 import { FeeSettings, maxGasPrice } from '../domain/fees';
+import { FeeOracle } from '../domain/fee-oracle.service';
 import { marketFees } from '../domain/market-fees';
 import { NonceManager } from './nonce-manager.service';
 import { SignerPool } from './signer-pool.service';
@@ -12,8 +13,6 @@ import { SignerPool } from './signer-pool.service';
 export interface TopUp {
   hash: string;
   raw: string;
-  /** Worst case of the transfer's own gas. */
-  maxGasWei: bigint;
 }
 
 /**
@@ -28,11 +27,12 @@ export class TopUpService {
     private readonly chains: ChainRegistry,
     private readonly signers: SignerPool,
     private readonly nonces: NonceManager,
+    private readonly feeOracle: FeeOracle,
   ) {}
 
-  /** Worst-case gas of a transfer at current fees, without allocating a nonce. */
+  /** Worst-case gas of a transfer at current fees (the estimates' shared read), without allocating a nonce. */
   async maxTransferGasWei(chainId: number): Promise<bigint> {
-    return TRANSFER_GAS * maxGasPrice(await marketFees(this.chains.provider(chainId)));
+    return TRANSFER_GAS * maxGasPrice(await this.feeOracle.fees(chainId));
   }
 
   async sign(chainId: number, region: string, to: string, amountWei: bigint, type: FeeSettings['type'] | 'auto' = 'auto'): Promise<TopUp> {
@@ -43,6 +43,6 @@ export class TopUpService {
       const feeFields = fees.type === 'legacy' ? { type: 0, gasPrice: fees.gasPrice } : { type: 2, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas };
       return pool.signTransaction({ ...feeFields, chainId, nonce: Number(nonce), to, value: amountWei, gasLimit: TRANSFER_GAS });
     });
-    return { hash: keccak256(raw), raw, maxGasWei: TRANSFER_GAS * maxGasPrice(fees) };
+    return { hash: keccak256(raw), raw };
   }
 }
