@@ -37,18 +37,6 @@ export class LedgerService {
     return this.move(em, userId, 'credit', amountMicro, 0n, null, memo);
   }
 
-  /** Money out of available without a reservation (operator adjustment, fees). */
-  debit(userId: string, amountMicro: bigint, reference: string | null, memo?: string, em?: EntityManager): Promise<Balances> {
-    if (amountMicro <= 0n) throw new AppError('VALIDATION_001', 'debit amount must be positive');
-    return this.move(em, userId, 'debit', -amountMicro, 0n, reference, memo);
-  }
-
-  /** Moves an estimate from available to pending; TRANSACTION_002 when available is short. */
-  reserve(userId: string, amountMicro: bigint, reference: string, em?: EntityManager): Promise<Balances> {
-    if (amountMicro < 0n) throw new AppError('VALIDATION_001', 'reservation must not be negative');
-    return this.move(em, userId, 'reserve', -amountMicro, amountMicro, reference, null);
-  }
-
   /**
    * A reservation whose limit checks and balance move are ONE conditional account UPDATE (the
    * CTE `reservation`: a row only when available, the per-tx limit, the daily limit of the window
@@ -204,7 +192,7 @@ export class LedgerService {
     return this.inTransaction(em, async (m) => {
       const account = await this.lock(m, userId);
       if (account.availableMicro + availableDelta < 0n) {
-        throw new AppError('TRANSACTION_002', kind === 'reserve' ? 'insufficient balance for the estimated cost' : 'insufficient balance');
+        throw new AppError('TRANSACTION_002', 'insufficient balance');
       }
       return this.apply(m, account, kind, availableDelta, pendingDelta, reference, memo ?? null);
     });

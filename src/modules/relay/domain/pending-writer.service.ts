@@ -124,7 +124,7 @@ export class PendingWriter {
 
   /** Which limit refused a reservation, read from the account as it is now; else the balance. */
   private refusal(account: AccountEntity, chainId: number, costMicro: bigint, now: Date): never {
-    checkSpendLimits(account, chainId, costMicro, null, now);
+    checkSpendLimits(account, chainId, costMicro, now);
     throw new AppError('TRANSACTION_002', 'insufficient balance for the estimated cost');
   }
 }
