@@ -5,7 +5,6 @@ import { AppConfig } from '../../config/app-config';
 import { REDIS } from '../../redis/redis.module';
 import type { RelayTransactionEntity, TxStatus } from '../relay/entities/relay-transaction.entity';
 import { notificationFor, TxNotification, TxSignal } from './tx-notification';
-import { TxStatusEventEntity } from './tx-status-event.entity';
 
 export function txSignalChannel(config: AppConfig): string {
   return `${config.REDIS_PREFIX}:tx-signals`;
@@ -27,11 +26,16 @@ export class TxStatusPublisher {
 
   async record(em: EntityManager, tx: RelayTransactionEntity, previousStatus: TxStatus | null): Promise<TxNotification> {
     const notification = notificationFor(tx, previousStatus);
-    await em.query(
-      `INSERT INTO ${em.getRepository(TxStatusEventEntity).metadata.tableName} (tx_id, user_id, status, previous_status, payload) VALUES ($1, $2, $3, $4, $5)`,
-      [tx.id, tx.userId, tx.status, previousStatus, JSON.stringify(notification)],
-    );
+    await em.query(this.outboxInsert('VALUES ($1, $2, $3, $4, $5)'), [tx.id, tx.userId, tx.status, previousStatus, JSON.stringify(notification)]);
     return notification;
+  }
+
+  /**
+   * The outbox INSERT, for statements that write the status change themselves (single-statement
+   * submission and settlement): `rows` supplies (tx_id, user_id, status, previous_status, payload).
+   */
+  outboxInsert(rows: string): string {
+    return `INSERT INTO tx_status_events (tx_id, user_id, status, previous_status, payload) ${rows}`;
   }
 
   /** Best effort: a lost signal only delays a waiter until its timeout; the outbox keeps the truth. */

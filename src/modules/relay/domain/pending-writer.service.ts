@@ -39,7 +39,7 @@ export class PendingWriter {
     if (maxUsd !== null && costMicro > usdToMicro(maxUsd)) {
       throw new AppError('TRANSACTION_001', `estimated cost ${microToUsd(costMicro)} USD exceeds maxUSD ${maxUsd}`);
     }
-    if (!extra && Object.keys(fields).every((k) => k in INSERT_COLUMNS)) return this.writeInOneStatement(userId, fields, costMicro);
+    if (!extra) return this.writeInOneStatement(userId, fields, costMicro);
     return this.dataSource.transaction(async (em) => {
       const tx = em.create(RelayTransactionEntity, { ...fields, userId, status: 'PENDING', estimatedCostMicro: costMicro, isAccountCharged: false, retries: 0 });
       await em.save(tx);
@@ -85,29 +85,23 @@ export class PendingWriter {
       nonce: null,
     });
     const notification = notificationFor(tx, null);
-    const columns = Object.entries(INSERT_COLUMNS).filter(([field]) => field in fields);
-    const values = columns.map(([field, column]) => {
-      const value = (fields as Record<string, unknown>)[field];
-      return column === 'authorization_list' && value !== null && value !== undefined ? JSON.stringify(value) : (value ?? null);
-    });
+    const columns = this.insertColumns(fields);
     // $1..$6 are the ledger's; ours start at $7.
     const first = 7;
     const own = [tx.id, userId, costMicro.toString(), JSON.stringify(notification)];
     // Explicit casts: parameters in an INSERT ... SELECT list get no type from the target column.
-    const placeholders = columns.map(([, column], i) => `$${first + own.length + i}::${COLUMN_TYPES[column] ?? 'text'}`);
+    const placeholders = columns.map((c, i) => `$${first + own.length + i}::${c.type}`);
+    const values = columns.map((c) => c.value);
     const inserted = await this.ledger.reserveWithinLimits<{ created_at: Date; updated_at: Date }>(
       this.dataSource,
       { userId, amountMicro: costMicro, reference: `tx:${tx.id}`, chainId: fields.chainId, now, dayStart: utcDayStart(now) },
       {
         ctes: `row AS (
-                 INSERT INTO relay_transactions (id, user_id, status, estimated_cost_micro, is_account_charged, retries${columns.map(([, c]) => `, ${c}`).join('')})
+                 INSERT INTO relay_transactions (id, user_id, status, estimated_cost_micro, is_account_charged, retries${columns.map((c) => `, ${c.name}`).join('')})
                  SELECT $7::uuid, $8::uuid, 'PENDING', $9::bigint, false, 0${placeholders.map((p) => `, ${p}`).join('')} FROM reservation
                  RETURNING created_at, updated_at
                ),
-               event AS (
-                 INSERT INTO tx_status_events (tx_id, user_id, status, previous_status, payload)
-                 SELECT $7::uuid, $8::uuid, 'PENDING', NULL, $10::jsonb FROM row
-               )`,
+               event AS (${this.publisher.outboxInsert(`SELECT $7::uuid, $8::uuid, 'PENDING', NULL, $10::jsonb FROM row`)})`,
         params: [...own, ...values],
         select: 'SELECT created_at, updated_at FROM row',
       },
@@ -122,36 +116,23 @@ export class PendingWriter {
     return { tx, notification };
   }
 
+  /** The caller's fields as columns of the row, with their SQL types and values as the driver wants them (from the entity's metadata). */
+  private insertColumns(fields: PendingFields): Array<{ name: string; type: string; value: unknown }> {
+    const metadata = this.dataSource.getMetadata(RelayTransactionEntity);
+    return Object.entries(fields)
+      .filter(([, value]) => value !== undefined)
+      .map(([property, value]) => {
+        const column = metadata.findColumnWithPropertyName(property);
+        if (!column) throw new Error(`relay_transactions has no column for ${property}`);
+        const type = String(column.type);
+        const stored = value === null ? null : type === 'jsonb' ? JSON.stringify(value) : typeof value === 'bigint' ? value.toString() : value;
+        return { name: column.databaseName, type, value: stored };
+      });
+  }
+
   /** Which limit refused a reservation, read from the account as it is now; else the balance. */
   private refusal(account: AccountEntity, chainId: number, costMicro: bigint, now: Date): never {
     checkSpendLimits(account, chainId, costMicro, now);
     throw new AppError('TRANSACTION_002', 'insufficient balance for the estimated cost');
   }
 }
-
-/** Row fields a plain submission sets, and their columns (anything else takes the general path). */
-const INSERT_COLUMNS: Record<string, string> = {
-  chainId: 'chain_id',
-  to: 'to_address',
-  callData: 'call_data',
-  value: 'value',
-  gasLimit: 'gas_limit',
-  gasPrice: 'gas_price',
-  maxFeePerGas: 'max_fee_per_gas',
-  maxPriorityFeePerGas: 'max_priority_fee_per_gas',
-  label: 'label',
-  transactionType: 'transaction_type',
-  submitRegion: 'submit_region',
-  derivationPath: 'derivation_path',
-  authorizationList: 'authorization_list',
-};
-
-const COLUMN_TYPES: Record<string, string> = {
-  chain_id: 'int',
-  value: 'numeric',
-  gas_limit: 'numeric',
-  gas_price: 'numeric',
-  max_fee_per_gas: 'numeric',
-  max_priority_fee_per_gas: 'numeric',
-  authorization_list: 'jsonb',
-};

@@ -87,10 +87,7 @@ export class SettlementService {
                   WHERE id = $1 AND status = 'PENDING' AND estimated_cost_micro >= $4
               RETURNING id, user_id, estimated_cost_micro
                ),
-               event AS (
-                 INSERT INTO tx_status_events (tx_id, user_id, status, previous_status, payload)
-                 SELECT id, user_id, $2, 'PENDING', $8::jsonb FROM row
-               ),
+               event AS (${this.publisher.outboxInsert(`SELECT id, user_id, $2, 'PENDING', $8::jsonb FROM row`)}),
                source AS (SELECT user_id, 'tx:' || id AS reference, estimated_cost_micro AS reserved_micro FROM row)`,
         params: [tx.id, status, patch.executionTxHash, costMicro.toString(), JSON.stringify(patch.receipt), patch.revertReason ?? null, latencyMs, JSON.stringify(notification)],
       },
