@@ -60,6 +60,7 @@ export class ReconcilerService {
     const byTx = new Map<string, RelayBroadcastEntity[]>();
     for (const b of broadcasts) byTx.set(b.txId, [...(byTx.get(b.txId) ?? []), b]);
     const stamp = Date.now().toString(36);
+    const quietMs = Math.max(GRACE_MS, 4 * this.config.RELAY_RECEIPT_POLL_MS);
 
     for (const tx of pending) {
       report.examined++;
@@ -70,15 +71,18 @@ export class ReconcilerService {
           if (await this.queue.enqueue(tx.id, 'send', `r${stamp}`)) report.enqueued++;
           continue;
         }
+        const age = Date.now() - sent[sent.length - 1].createdAt.getTime();
+        // Broadcast moments ago, or watched by this process's tracker and not yet due for a
+        // replacement: the tracker finds it with one call per block, no receipt call per row here.
+        if (age < quietMs || (age <= this.config.RELAY_REPLACE_AFTER_MS && this.tracker.isTracking(tx.id))) continue;
         if (await this.sender.settleIfMined(tx, sent)) {
           report.settled++;
           continue;
         }
-        const last = sent[sent.length - 1];
-        if (Date.now() - last.createdAt.getTime() > this.config.RELAY_REPLACE_AFTER_MS) {
+        if (age > this.config.RELAY_REPLACE_AFTER_MS) {
           if (await this.queue.enqueue(tx.id, 'replace', `r${stamp}`)) report.replaced++;
-        } else if (!this.tracker.isTracking(tx.id)) {
-          // Nobody watches it (worker restarted, Redis flushed): send the same bytes again and track.
+        } else {
+          // Nobody here watches it (worker restarted, Redis flushed): send the same bytes again and track.
           if (await this.queue.enqueue(tx.id, 'send', `r${stamp}`)) report.enqueued++;
         }
       } catch (err) {
