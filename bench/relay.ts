@@ -19,7 +19,9 @@
  *   BENCH_CHAIN_PORT [28545], BENCH_DATABASE_URL [postgres://postgres@127.0.0.1:5432/relay_bench],
  *   BENCH_REDIS_URL [redis://127.0.0.1:6379/14], BENCH_PHASE_TIMEOUT_MS [60000] (per phase; phase 3
  *   gives each side half), BENCH_MAX_RUNTIME_MS [300000], BENCH_LOGS=1 (print the app's logs),
- *   BENCH_ENFORCE=1 (also exit 1 when a target is missed).
+ *   BENCH_ENFORCE=1 (also exit 1 when a target is missed),
+ *   BENCH_PROFILE=<file> (a V8 CPU profile of this process during the relay half of phase 2, for
+ *   Chrome DevTools or speedscope).
  *   RELAY_*, RELAYER_KEYS_PER_REGION [BENCH_WALLETS: as many relayer keys as direct wallets],
  *   DB_POOL_SIZE and RATE_LIMIT_PER_MINUTE are passed to the app.
  */
@@ -27,6 +29,7 @@ import 'reflect-metadata';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { ConsoleLogger, INestApplication, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -74,13 +77,22 @@ const SETTINGS = {
   /** Worker processes beside the in-process API (APP_ROLE api + worker, the production shape); 0 runs one APP_ROLE=all process. */
   workers: int('BENCH_WORKERS', 0),
   enforce: process.env.BENCH_ENFORCE === '1',
+  profile: process.env.BENCH_PROFILE,
 };
 const TARGETS = { ratio: 0.5, overheadP50Ms: 20 };
 const ADMIN_TOKEN = `bench-admin-${randomBytes(12).toString('hex')}`;
 
 const erc20 = new Interface(['function mint(address to, uint256 amount)']);
-/** mint(<fresh random address>, 1000) on USDC. Random bytes, not Wallet.createRandom(): that costs ~13 ms of CPU, in the app's process. */
-const mintCall = (): string => erc20.encodeFunctionData('mint', [`0x${randomBytes(20).toString('hex')}`, 1_000n]);
+/**
+ * mint(<recipient>, 1000) on USDC, recipients cycling through a fixed set. Not a fresh address per
+ * call: anvil recomputes the whole state root for every block, so its cost per block grows with
+ * every new account, and whichever side ran second would pay more per transaction (measured here:
+ * anvil's CPU per transaction about doubled over 3,000 new accounts). A fixed set keeps the chain
+ * the same size for both sides. Random bytes, not Wallet.createRandom(): that costs ~13 ms of CPU.
+ */
+const RECIPIENTS = Array.from({ length: 256 }, () => `0x${randomBytes(20).toString('hex')}`);
+let nextRecipient = 0;
+const mintCall = (): string => erc20.encodeFunctionData('mint', [RECIPIENTS[nextRecipient++ % RECIPIENTS.length], 1_000n]);
 const mintCalls = (count: number): string[] => Array.from({ length: count }, mintCall);
 
 class BenchError extends Error {}
@@ -326,6 +338,45 @@ async function createBenchAccount(api: Api): Promise<string> {
   return created.body.data.apiKey;
 }
 
+/** Starts a V8 CPU profile of this process (app and bench client); the returned function writes it. */
+async function startProfile(file: string | undefined): Promise<() => Promise<void>> {
+  if (!file) return async () => undefined;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 500 });
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+    log(`CPU profile written to ${file}`);
+  };
+}
+
+// ---------------------------------------------------------------- node calls
+
+/** The app's JSON-RPC calls so far, by method (from its own /metrics). */
+async function appRpcCalls(api: Api): Promise<Map<string, number>> {
+  const res = await fetch(`${api.baseUrl}/metrics`, { signal: AbortSignal.timeout(SETTINGS.httpTimeoutMs) });
+  const counts = new Map<string, number>();
+  for (const line of (await res.text()).split('\n')) {
+    const m = /^chain_rpc_requests_total\{([^}]*)\} (\S+)$/.exec(line);
+    if (!m) continue;
+    const method = /method="([^"]+)"/.exec(m[1])?.[1] ?? '?';
+    counts.set(method, (counts.get(method) ?? 0) + Number(m[2]));
+  }
+  return counts;
+}
+
+/** Calls per transaction by method between two readings, largest first: `eth_call 1.00, ...`. */
+function perTx(before: Map<string, number>, after: Map<string, number>, txs: number): { total: number; text: string } {
+  const rows = [...after].map(([method, n]) => [method, n - (before.get(method) ?? 0)] as const).filter(([, n]) => n > 0);
+  rows.sort((a, b) => b[1] - a[1]);
+  const total = rows.reduce((sum, [, n]) => sum + n, 0) / Math.max(txs, 1);
+  return { total, text: rows.map(([method, n]) => `${method} ${(n / Math.max(txs, 1)).toFixed(2)}`).join(', ') };
+}
+
 // ---------------------------------------------------------------- relay measurements
 
 interface SubmitOutcome {
@@ -408,8 +459,13 @@ function anvilWallets(count: number, provider: JsonRpcProvider): Wallet[] {
   return Array.from({ length: count }, (_, i) => new Wallet(HDNodeWallet.fromMnemonic(mnemonic, `m/44'/60'/0'/0/${i}`).privateKey, provider));
 }
 
+/** The direct client's node calls (the relay's are read from its /metrics). */
+const directCalls = new Map<string, number>();
+const countDirect = (method: string) => directCalls.set(method, (directCalls.get(method) ?? 0) + 1);
+
 async function receiptOf(provider: JsonRpcProvider, hash: string, deadline: number, intervalMs = 10): Promise<{ status: string } | null> {
   for (;;) {
+    countDirect('eth_getTransactionReceipt');
     const receipt = (await provider.send('eth_getTransactionReceipt', [hash])) as { status: string } | null;
     if (receipt || now() > deadline) return receipt;
     await sleep(intervalMs);
@@ -434,6 +490,7 @@ async function directThroughput(stack: Stack, wallets: Wallet[], count: number):
     try {
       // Signed here, as a client would (the relay signs too); ~2 ms of CPU each.
       const raw = await wallets[w].signTransaction({ type: 2, chainId: CHAIN_ID, nonce, to: stack.usdc, data: calls[i], gasLimit: (gas * 12n) / 10n, ...fees });
+      countDirect('eth_sendRawTransaction');
       const hash = (await provider.send('eth_sendRawTransaction', [raw])) as string;
       const receipt = await receiptOf(provider, hash, deadline);
       if (receipt?.status === '0x1') ok++;
@@ -455,7 +512,19 @@ async function directThroughput(stack: Stack, wallets: Wallet[], count: number):
 
 interface Results {
   submit: { n: number; accepted: number; perSec: number; p50Ms: number; p99Ms: number; drainMs: number };
-  e2e: { n: number; relayTps: number; relayMs: number; executed: number; directTps: number; directMs: number; ratio: number; submitPerSec: number };
+  e2e: {
+    n: number;
+    relayTps: number;
+    relayMs: number;
+    executed: number;
+    directTps: number;
+    directMs: number;
+    ratio: number;
+    submitPerSec: number;
+    /** Node calls per transaction, all methods, and the breakdown. */
+    relayRpc: { total: number; text: string };
+    directRpc: { total: number; text: string };
+  };
   sync: { m: number; relayP50: number; relayP99: number; directP50: number; directP99: number; overheadP50: number; overheadP99: number };
 }
 
@@ -476,19 +545,39 @@ async function phaseSubmit(stack: Stack, problems: string[]): Promise<Results['s
   return { n: SETTINGS.submitN, accepted: out.txIds.length, perSec: (out.txIds.length / out.elapsedMs) * 1000, p50Ms: percentile(lat, 50), p99Ms: percentile(lat, 99), drainMs };
 }
 
+/**
+ * Phase 2 runs the direct baseline in two halves around the relay (ABBA): anvil's cost per block
+ * grows with the chain's length (measured here: about 1 ms of CPU per transaction on a new chain,
+ * 7 ms after 3,200 blocks), and machines drift, so a side that always ran second would be
+ * measured on a slower chain. Around the relay, both sides see the same chain length on average.
+ */
 async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string[]): Promise<Results['e2e']> {
   const n = SETTINGS.n;
-  log(`phase 2: ${n} mint calls direct (ethers, ${wallets.length} wallets, concurrency ${SETTINGS.concurrency})`);
-  let cpu = cpuMeter();
-  const direct = await directThroughput(stack, wallets, n);
-  if (direct.errors.length > 0) problems.push(`phase 2 direct baseline: ${direct.errors.length - (direct.ok < n ? 1 : 0)} errors, first: ${direct.errors[0]}${direct.ok < n ? `; ${direct.errors.at(-1)}` : ''}`);
-  const directTps = (direct.ok / direct.elapsedMs) * 1000;
-  log(`  direct: ${direct.ok}/${n} mined in ${direct.elapsedMs.toFixed(0)} ms (${directTps.toFixed(1)} tx/s, ${cpu()})`);
+  const halves = [Math.ceil(n / 2), Math.floor(n / 2)];
+  const direct = { ok: 0, elapsedMs: 0, blocks: 0 };
+  const directBefore = new Map(directCalls);
+  const directHalf = async (count: number, which: string) => {
+    if (count === 0) return;
+    log(`phase 2: ${count} mint calls direct, ${which} half (ethers, ${wallets.length} wallets, concurrency ${SETTINGS.concurrency})`);
+    const cpu = cpuMeter();
+    const firstBlock = await stack.provider.getBlockNumber();
+    const run = await directThroughput(stack, wallets, count);
+    const blocks = (await stack.provider.getBlockNumber()) - firstBlock;
+    if (run.errors.length > 0) problems.push(`phase 2 direct baseline (${which} half): ${run.errors.length - (run.ok < count ? 1 : 0)} errors, first: ${run.errors[0]}${run.ok < count ? `; ${run.errors.at(-1)}` : ''}`);
+    log(`  direct: ${run.ok}/${count} mined in ${run.elapsedMs.toFixed(0)} ms (${((run.ok / run.elapsedMs) * 1000).toFixed(1)} tx/s, ${cpu()}) in ${blocks} blocks`);
+    direct.ok += run.ok;
+    direct.elapsedMs += run.elapsedMs;
+    direct.blocks += blocks;
+  };
+  await directHalf(halves[0], 'first');
 
   log(`phase 2: ${n} mint calls through the relay (submit-tx, concurrency ${SETTINGS.concurrency}, until EXECUTED)`);
   const ids: string[] = [];
   let submitting = true;
-  cpu = cpuMeter();
+  const relayBefore = await appRpcCalls(stack.api);
+  const relayFirstBlock = await stack.provider.getBlockNumber();
+  const stopProfile = await startProfile(SETTINGS.profile);
+  const cpu = cpuMeter();
   const started = now();
   const deadline = started + SETTINGS.phaseTimeoutMs;
   let doneAt = 0;
@@ -529,7 +618,18 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
   }
   if (last.failed > 0) problems.push(`phase 2 relay: ${last.failed} FAILED (${(await failureReasons(stack.db, ids)).join('; ')})`);
   const relayTps = (last.executed / relayMs) * 1000;
-  log(`  relay: ${last.executed}/${n} executed in ${relayMs.toFixed(0)} ms (${relayTps.toFixed(1)} tx/s; submissions took ${submitMs.toFixed(0)} ms, ${cpu()})`);
+  const relayCpu = cpu();
+  await stopProfile();
+  const relayRpc = perTx(relayBefore, await appRpcCalls(stack.api), last.executed);
+  log(`  relay: ${last.executed}/${n} executed in ${relayMs.toFixed(0)} ms (${relayTps.toFixed(1)} tx/s; submissions took ${submitMs.toFixed(0)} ms, ${relayCpu})`);
+  const relayBlocks = (await stack.provider.getBlockNumber()) - relayFirstBlock;
+  log(`  relay: mined in ${relayBlocks} blocks (${(last.executed / Math.max(relayBlocks, 1)).toFixed(2)} tx per block)`);
+  log(`  relay node calls per tx ${relayRpc.total.toFixed(2)}: ${relayRpc.text}`);
+
+  await directHalf(halves[1], 'second');
+  const directTps = (direct.ok / direct.elapsedMs) * 1000;
+  const directRpc = perTx(directBefore, directCalls, direct.ok);
+  log(`  direct, both halves: ${direct.ok}/${n} mined in ${direct.elapsedMs.toFixed(0)} ms (${directTps.toFixed(1)} tx/s) in ${direct.blocks} blocks (${(direct.ok / Math.max(direct.blocks, 1)).toFixed(2)} tx per block); node calls per tx ${directRpc.total.toFixed(2)}: ${directRpc.text}`);
   return {
     n,
     relayTps,
@@ -539,6 +639,8 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
     directMs: direct.elapsedMs,
     ratio: directTps > 0 ? relayTps / directTps : NaN,
     submitPerSec: (submitted.txIds.length / submitted.elapsedMs) * 1000,
+    relayRpc,
+    directRpc,
   };
 }
 
@@ -572,22 +674,26 @@ async function phaseSync(stack: Stack, wallet: Wallet, problems: string[]): Prom
     if (r.status !== 200 || r.body?.data?.status !== 'EXECUTED') throw new BenchError(`submit-tx-sync answered ${describe(r)}${r.body?.data ? ` status ${String(r.body.data.status)}` : ''}`);
     return r.ms;
   };
-  const measure = async (label: string, once: () => Promise<number>): Promise<number[]> => {
+  const measure = async (label: string, once: () => Promise<number>, count: number, warmup: number): Promise<number[]> => {
     const deadline = now() + SETTINGS.phaseTimeoutMs / 2;
     const out: number[] = [];
     try {
-      for (let i = 0; i < SETTINGS.warmup && now() < deadline; i++) await once();
-      for (let i = 0; i < m && now() < deadline; i++) out.push(await once());
+      for (let i = 0; i < warmup && now() < deadline; i++) await once();
+      for (let i = 0; i < count && now() < deadline; i++) out.push(await once());
     } catch (err) {
       problems.push(`phase 3 ${label}, after ${out.length} measured calls: ${(err as Error).message}`);
     }
-    if (out.length < m) problems.push(`phase 3 ${label}: only ${out.length} of ${m} calls completed within ${SETTINGS.phaseTimeoutMs / 2000} s`);
-    return sortNum(out);
+    if (out.length < count) problems.push(`phase 3 ${label}: only ${out.length} of ${count} calls completed within ${SETTINGS.phaseTimeoutMs / 2000} s`);
+    return out;
   };
-  log(`phase 3: ${m} sequential direct sends (wallet.sendTransaction, then receipt polled every 5 ms), after ${SETTINGS.warmup} warm-up`);
-  const direct = await measure('direct', directOnce);
+  // Direct in two halves around the relay, as in phase 2: both sides see the same chain length on average.
+  const firstHalf = Math.ceil(m / 2);
+  log(`phase 3: ${firstHalf} sequential direct sends (wallet.sendTransaction, then receipt polled every 5 ms), after ${SETTINGS.warmup} warm-up`);
+  const directFirst = await measure('direct (first half)', directOnce, firstHalf, SETTINGS.warmup);
   log(`phase 3: ${m} sequential POST /api/submit-tx-sync, after ${SETTINGS.warmup} warm-up`);
-  const relay = await measure('relay', relayOnce);
+  const relay = sortNum(await measure('relay', relayOnce, m, SETTINGS.warmup));
+  log(`phase 3: ${m - firstHalf} sequential direct sends (second half)`);
+  const direct = sortNum([...directFirst, ...(await measure('direct (second half)', directOnce, m - firstHalf, 0))]);
   const r = { relayP50: percentile(relay, 50), relayP99: percentile(relay, 99), directP50: percentile(direct, 50), directP99: percentile(direct, 99) };
   log(`  direct p50 ${r.directP50.toFixed(1)} ms, relay p50 ${r.relayP50.toFixed(1)} ms`);
   return { m, ...r, overheadP50: r.relayP50 - r.directP50, overheadP99: r.relayP99 - r.directP99 };
@@ -605,6 +711,7 @@ function report(results: Partial<Results>, problems: string[], appProblems: Benc
   if (e2e) {
     rows.push([`relay end-to-end tx/s (N=${e2e.n}, ${SETTINGS.accounts} acct)`, f(e2e.relayTps), `${e2e.executed} EXECUTED in ${f(e2e.relayMs / 1000, 2)} s (submissions ${f(e2e.submitPerSec)}/s)`]);
     rows.push([`direct ethers tx/s (N=${e2e.n}, ${SETTINGS.wallets} wallets)`, f(e2e.directTps), `mined in ${f(e2e.directMs / 1000, 2)} s`]);
+    rows.push(['node calls per transaction relay / direct', `${f(e2e.relayRpc.total, 2)} / ${f(e2e.directRpc.total, 2)}`, 'by method: see the phase 2 lines above']);
     rows.push(['throughput ratio relay/direct', f(e2e.ratio, 2), `target ≥ ${TARGETS.ratio}: ${e2e.ratio >= TARGETS.ratio ? 'met' : 'NOT met'}`]);
   }
   if (sync) {
@@ -630,6 +737,8 @@ function report(results: Partial<Results>, problems: string[], appProblems: Benc
     relayTps: round(e2e?.relayTps ?? NaN),
     directTps: round(e2e?.directTps ?? NaN),
     ratio: round(e2e?.ratio ?? NaN, 3),
+    relayRpcPerTx: round(e2e?.relayRpc.total ?? NaN, 2),
+    directRpcPerTx: round(e2e?.directRpc.total ?? NaN, 2),
     syncP50Ms: round(sync?.relayP50 ?? NaN),
     syncP99Ms: round(sync?.relayP99 ?? NaN),
     directP50Ms: round(sync?.directP50 ?? NaN),

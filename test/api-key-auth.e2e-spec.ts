@@ -35,6 +35,30 @@ describe('api-key authentication', () => {
     await t.http().get('/api/_probe').set('api-key', second.body.data.apiKey).expect(200);
   });
 
+  it('a second instance with the key cached stops accepting it at once when it is revoked or its account disabled elsewhere', async () => {
+    const other = await createTestApp({ controllers: [ProbeController], env: { API_KEY_CACHE_MS: '60000' } });
+    try {
+      const first = await createAccount(t);
+      const second = await createAccount(t);
+      // Cached on the other instance (for a minute, were it not for the change signal).
+      await other.http().get('/api/_probe').set('api-key', first.apiKey).expect(200);
+      await other.http().get('/api/_probe').set('api-key', second.apiKey).expect(200);
+      await t.http().post('/admin/keys/revoke').set(adminAuth).send({ key: first.apiKey }).expect(200);
+      await t.http().patch(`/admin/accounts/${second.address}/limits`).set(adminAuth).send({ disabled: true }).expect(200);
+      // The signal crosses Redis: give it a moment, bounded.
+      const deadline = Date.now() + 2_000;
+      let statuses: number[] = [];
+      while (Date.now() < deadline) {
+        statuses = await Promise.all([first.apiKey, second.apiKey].map(async (key) => (await other.http().get('/api/_probe').set('api-key', key)).status));
+        if (statuses.every((s) => s === 401)) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(statuses).toEqual([401, 401]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('a disabled account cannot authenticate', async () => {
     const { apiKey, address } = await createAccount(t);
     await t.http().patch(`/admin/accounts/${address}/limits`).set(adminAuth).send({ disabled: true }).expect(200);

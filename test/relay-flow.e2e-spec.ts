@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { LedgerService } from '../src/modules/accounts/domain/ledger.service';
 import { mintCall, randomAddress, testChain, token, tokenContract } from './support/chain-fixtures';
 import { createAccount, createTestApp, TestApp } from './support/test-app';
@@ -27,6 +28,14 @@ describe('relay: submit, send, confirm, settle', () => {
     const audit = await t.app.get(LedgerService).audit(userId);
     expect(audit.reconciles).toBe(true);
     expect(audit.pendingMicro).toBe(0n);
+    // The signed bytes are kept with the nonce they used, and marked accepted by the node.
+    const [sent] = await t.app.get(DataSource).query('SELECT hash, nonce::text AS nonce, broadcast_at FROM relay_broadcasts WHERE tx_id = $1', [res.body.data.txId]);
+    expect(sent.hash).toBe(tx.executionTxHash);
+    expect(sent.broadcast_at).toBeInstanceOf(Date);
+    // Operators see the node calls it took.
+    const metrics = await t.http().get('/metrics').expect(200);
+    expect(metrics.text).toMatch(/chain_rpc_requests_total\{chain="31337",method="eth_sendRawTransaction",result="ok"\} [1-9]/);
+    expect(metrics.text).toMatch(/chain_rpc_duration_seconds_count\{chain="31337",method="eth_estimateGas"\} [1-9]/);
   });
 
   it('submit-tx-sync answers with the executed record', async () => {

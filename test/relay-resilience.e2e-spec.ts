@@ -96,14 +96,15 @@ describe('relay: waiting, stuck transactions and lost queues', () => {
     expect(statuses).toEqual(Array(5).fill('EXECUTED'));
   });
 
-  it('a nonce allocated but never broadcast (a crash between the two) is filled, and the key keeps working', async () => {
+  it('a nonce claimed but never broadcast (a top-up, then a crash) is filled, and the key keeps working', async () => {
     const signers = t.app.get(SignerPool);
     const nonces = t.app.get(NonceManager);
     const dataSource = t.app.get(DataSource);
     const address = signers.poolAddresses('ap-south')[1];
     const before = await rpc.getTransactionCount(address, 'pending');
     await nonces.resync(84532, address);
-    await dataSource.transaction((em) => nonces.allocate(em, 84532, address));
+    // A claim that stores nothing, as a top-up's does: the nonce is consumed and nothing will use it.
+    await nonces.claim(84532, address, async (nonce) => nonce);
     await dataSource.query(`UPDATE signer_nonces SET updated_at = now() - interval '1 minute' WHERE chain_id = 84532 AND address = lower($1)`, [address]);
     expect(await t.app.get(ReconcilerService).fillGaps()).toBeGreaterThanOrEqual(1);
     expect(await rpc.getTransactionCount(address, 'pending')).toBe(before + 1);

@@ -71,6 +71,14 @@ export class AppConfig {
   @IsInt() @Min(0)
   PRICE_CACHE_MS: number = 5_000;
 
+  /**
+   * How long an authenticated API key is reused without a database read. Revocations and account
+   * changes reach every instance at once through Redis; this bounds staleness if that signal is lost.
+   * 0 reads the key on every request.
+   */
+  @IsInt() @Min(0) @Max(60_000)
+  API_KEY_CACHE_MS: number = 5_000;
+
   /** Submit and quote requests per API key per minute, for keys without their own limit. */
   @IsInt() @Min(1)
   RATE_LIMIT_PER_MINUTE: number = 600;

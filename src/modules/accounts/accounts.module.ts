@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdminController } from './admin/admin.controller';
 import { AdminGuard } from './admin/admin.guard';
 import { AccountsService } from './domain/accounts.service';
+import { ApiKeyCache } from './domain/api-key-cache';
 import { ApiKeysService } from './domain/api-keys.service';
 import { LedgerService } from './domain/ledger.service';
 import { AccountEntity } from './entities/account.entity';
@@ -13,7 +14,7 @@ import { UserController } from './user.controller';
 @Module({
   imports: [TypeOrmModule.forFeature([AccountEntity, ApiKeyEntity, LedgerEntryEntity])],
   controllers: [UserController, AdminController],
-  providers: [AccountsService, ApiKeysService, LedgerService, AdminGuard],
+  providers: [AccountsService, ApiKeysService, ApiKeyCache, LedgerService, AdminGuard],
   exports: [AccountsService, ApiKeysService, LedgerService],
 })
 export class AccountsModule {}

@@ -43,6 +43,22 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  /** Node calls by chain and JSON-RPC method (error: the call threw, a revert included). */
+  readonly rpcRequests = new Counter({
+    name: 'chain_rpc_requests_total',
+    help: 'JSON-RPC calls to chain nodes by chain, method and result',
+    labelNames: ['chain', 'method', 'result'],
+    registers: [this.registry],
+  });
+
+  readonly rpcDuration = new Histogram({
+    name: 'chain_rpc_duration_seconds',
+    help: 'JSON-RPC call duration by chain and method',
+    labelNames: ['chain', 'method'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+    registers: [this.registry],
+  });
+
   readonly webhookAttempts = new Counter({
     name: 'webhook_delivery_attempts_total',
     help: 'Webhook POST attempts by result (success: 2xx)',

@@ -22,6 +22,8 @@ export interface TxNotification {
 export interface TxSignal {
   kind: 'status' | 'hash';
   notification: TxNotification;
+  /** The row's label when the publisher had it, so a feature's listener can skip other transactions without a read. */
+  label?: string;
 }
 
 export function notificationFor(tx: RelayTransactionEntity, previousStatus: TxStatus | null): TxNotification {

@@ -39,9 +39,9 @@ export class TxStatusPublisher {
   }
 
   /** Best effort: a lost signal only delays a waiter until its timeout; the outbox keeps the truth. */
-  async publish(kind: TxSignal['kind'], notification: TxNotification): Promise<void> {
+  async publish(kind: TxSignal['kind'], notification: TxNotification, label?: string): Promise<void> {
     try {
-      await this.redis.publish(txSignalChannel(this.config), JSON.stringify({ kind, notification } satisfies TxSignal));
+      await this.redis.publish(txSignalChannel(this.config), JSON.stringify({ kind, notification, label } satisfies TxSignal));
     } catch (err) {
       this.logger.warn(`could not publish ${kind} signal for ${notification.txId}: ${(err as Error).message}`);
     }

@@ -85,7 +85,11 @@ export class AccountsService {
     if (limits.disabledChainIds !== undefined) patch.disabledChainIds = [...new Set(limits.disabledChainIds)];
     if (limits.disabled !== undefined) patch.disabled = limits.disabled;
     if (limits.resetFailureStreak) patch.failureStreak = 0;
-    if (Object.keys(patch).length > 0) await this.accounts.update({ id: account.id }, patch);
+    if (Object.keys(patch).length > 0) {
+      await this.accounts.update({ id: account.id }, patch);
+      // Authentication hands out the account's settings (disabled, chains): cached copies must go.
+      await this.apiKeys.accountChanged();
+    }
     return this.getById(account.id);
   }
 }

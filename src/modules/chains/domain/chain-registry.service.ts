@@ -1,9 +1,11 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { FetchRequest, JsonRpcProvider, Network } from 'ethers';
+import { MetricsService } from '../../metrics/metrics.service';
 import { AppError } from '../../../common/errors/app-error';
 import { AppConfig } from '../../../config/app-config';
 import { ChainDefinition } from './chain-definition';
 import { loadChainsFile } from './load-chains-file';
+import { MeteredJsonRpcProvider } from './metered-provider';
 
 /**
  * The configured chains and one RPC provider per EVM chain. Providers use a static network
@@ -15,7 +17,10 @@ export class ChainRegistry implements OnModuleDestroy {
   private readonly chains: Map<number, ChainDefinition>;
   private readonly providers = new Map<number, JsonRpcProvider>();
 
-  constructor(private readonly config: AppConfig) {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
+  ) {
     this.chains = new Map(loadChainsFile(config.CHAINS_FILE).map((c) => [c.chainId, c]));
   }
 
@@ -45,7 +50,12 @@ export class ChainRegistry implements OnModuleDestroy {
     // batchMaxCount 1: batching adds a stall per call, and the relay's hot path is latency bound.
     // cacheTimeout -1: ethers would otherwise answer repeated reads (block number, nonces) from a
     // 250 ms cache, which hides a nonce just used and delays every receipt poll.
-    const provider = new JsonRpcProvider(request, network, { staticNetwork: network, batchMaxCount: 1, pollingInterval: 250, cacheTimeout: -1 });
+    const label = String(chainId);
+    const observe = (method: string, seconds: number, ok: boolean) => {
+      this.metrics.rpcRequests.inc({ chain: label, method, result: ok ? 'ok' : 'error' });
+      this.metrics.rpcDuration.observe({ chain: label, method }, seconds);
+    };
+    const provider = new MeteredJsonRpcProvider(observe, request, network, { staticNetwork: network, batchMaxCount: 1, pollingInterval: 250, cacheTimeout: -1 });
     this.providers.set(chainId, provider);
     return provider;
   }

@@ -37,7 +37,10 @@ export class RelayBroadcastEntity {
   @Column({ name: 'max_priority_fee_per_gas', type: 'numeric', precision: 78, scale: 0, nullable: true })
   maxPriorityFeePerGas: string | null;
 
-  /** Set once the RPC accepted it; null means signed but the broadcast is not confirmed yet. */
+  /**
+   * Set once a node accepted it (right after the broadcast, or by settlement when the receipt
+   * was already there); null means signed but the broadcast is not confirmed yet.
+   */
   @Column({ name: 'broadcast_at', type: 'timestamptz', nullable: true })
   broadcastAt: Date | null;
 

@@ -9,6 +9,8 @@ import { SettlementService } from './settlement.service';
 interface ChainWatch {
   hashes: Map<string, string>; // hash -> txId
   byTx: Map<string, Set<string>>;
+  /** The sender's copy of the row, when it handed one over: settlement then reads nothing. */
+  rows: Map<string, RelayTransactionEntity>;
   cursor: number; // last block scanned
   timer?: NodeJS.Timeout;
   dueAt: number;
@@ -48,10 +50,10 @@ export class ReceiptTracker implements OnModuleDestroy {
   ) {}
 
   /** Starts watching `hash` from `fromBlock` (the block number seen just before broadcasting). */
-  track(chainId: number, txId: string, hash: string, fromBlock: number): void {
+  track(chainId: number, txId: string, hash: string, fromBlock: number, known?: RelayTransactionEntity): void {
     let watch = this.watches.get(chainId);
     if (!watch) {
-      watch = { hashes: new Map(), byTx: new Map(), cursor: fromBlock - 1, dueAt: 0, busy: false, rerun: false, fastUntil: 0 };
+      watch = { hashes: new Map(), byTx: new Map(), rows: new Map(), cursor: fromBlock - 1, dueAt: 0, busy: false, rerun: false, fastUntil: 0 };
       this.watches.set(chainId, watch);
     }
     // An idle watch restarts from this transaction's block; a busy one never skips back past it.
@@ -61,6 +63,7 @@ export class ReceiptTracker implements OnModuleDestroy {
     const set = watch.byTx.get(txId) ?? new Set<string>();
     set.add(lower);
     watch.byTx.set(txId, set);
+    if (known?.id === txId) watch.rows.set(txId, known);
     if (watch.busy) watch.rerun = true;
     watch.fastUntil = Date.now() + FAST_WINDOW_MS;
     this.schedule(chainId, watch, KICK_MS);
@@ -91,8 +94,9 @@ export class ReceiptTracker implements OnModuleDestroy {
   async found(chainId: number, receipt: MinedReceipt, known?: RelayTransactionEntity): Promise<void> {
     const watch = this.watches.get(chainId);
     const txId = watch?.hashes.get(receipt.transactionHash);
+    const row = known?.id === txId ? known : txId ? watch?.rows.get(txId) : undefined;
     if (watch && txId) this.forget(watch, txId);
-    if (txId) await this.settlement.settleMined(txId, receipt, known?.id === txId ? known : undefined);
+    if (txId) await this.settlement.settleMined(txId, receipt, row);
   }
 
   onModuleDestroy(): void {
@@ -135,8 +139,9 @@ export class ReceiptTracker implements OnModuleDestroy {
           const hash = String(r.transactionHash).toLowerCase();
           const txId = watch.hashes.get(hash);
           if (!txId) continue;
+          const known = watch.rows.get(txId);
           this.forget(watch, txId);
-          await this.settlement.settleMined(txId, fromRpcReceipt(r)).catch((err: Error) => {
+          await this.settlement.settleMined(txId, fromRpcReceipt(r), known).catch((err: Error) => {
             // The reconciler retries settlement from the chain; losing it here loses nothing.
             this.logger.error(`settling ${txId} failed: ${err.message}`);
           });
@@ -159,5 +164,6 @@ export class ReceiptTracker implements OnModuleDestroy {
   private forget(watch: ChainWatch, txId: string): void {
     for (const hash of watch.byTx.get(txId) ?? []) watch.hashes.delete(hash);
     watch.byTx.delete(txId);
+    watch.rows.delete(txId);
   }
 }

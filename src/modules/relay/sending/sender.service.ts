@@ -14,6 +14,7 @@ import { NonceManager } from '../signers/nonce-manager.service';
 import { RelaySigner, SignerPool } from '../signers/signer-pool.service';
 import { TopUpService } from '../signers/top-up.service';
 import { BroadcastOutcome, classifyBroadcastError } from './broadcast-error';
+import { broadcastRecord, SignedTx } from './broadcast-record';
 import { fromRpcReceipt } from './mined-receipt';
 import { ReceiptTracker } from './receipt-tracker.service';
 import { notificationFor } from '../../tx-events/tx-notification';
@@ -121,31 +122,23 @@ export class SenderService {
 
   private async signAndBroadcast(tx: RelayTransactionEntity, signer: RelaySigner, fees: FeeSettings, reuseNonce: bigint | null): Promise<void> {
     const fromBlock = await this.tracker.headHint(tx.chainId);
-    const { raw, hash, nonce } = await this.dataSource.transaction(async (em) => {
-      const nonce = reuseNonce ?? (await this.nonces.allocate(em, tx.chainId, signer.address));
+    const sign = async (nonce: bigint): Promise<SignedTx> => {
       const raw = await signer.signTransaction(this.request(tx, fees, nonce));
-      const hash = keccak256(raw);
-      // The signed bytes and the row's sender/nonce/hash in one statement: the nonce row stays
-      // locked for one round trip less.
-      await em.query(
-        `WITH broadcast AS (
-           INSERT INTO relay_broadcasts (tx_id, hash, chain_id, sender, nonce, raw, max_fee_per_gas, max_priority_fee_per_gas)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-         )
-         UPDATE relay_transactions SET sender = $4, nonce = $5, execution_tx_hash = $2, updated_at = now() WHERE id = $1`,
-        [
-          tx.id,
-          hash,
-          tx.chainId,
-          signer.address.toLowerCase(),
-          nonce.toString(),
-          raw,
-          maxGasPrice(fees).toString(),
-          fees.type === 'eip1559' ? fees.maxPriorityFeePerGas.toString() : null,
-        ],
-      );
-      return { raw, hash, nonce };
-    });
+      return { raw, hash: keccak256(raw) };
+    };
+    let signed: SignedTx;
+    let nonce: bigint;
+    if (reuseNonce === null) {
+      // The nonce, the signed bytes and the row in one statement (NonceManager.claim).
+      ({ signed, nonce } = await this.nonces.claim(tx.chainId, signer.address, sign, (s, n) => broadcastRecord(tx.id, tx.chainId, signer.address, fees, s, n, 4, true)));
+    } else {
+      // A replacement keeps the row's nonce.
+      nonce = reuseNonce;
+      signed = await sign(nonce);
+      const { ctes, params } = broadcastRecord(tx.id, tx.chainId, signer.address, fees, signed, nonce, 1, false);
+      await this.dataSource.query(`WITH ${ctes} SELECT 1`, params);
+    }
+    const { raw, hash } = signed;
     tx.sender = signer.address.toLowerCase();
     tx.nonce = nonce;
     tx.executionTxHash = hash;
@@ -182,16 +175,16 @@ export class SenderService {
   }
 
   private async afterBroadcast(tx: RelayTransactionEntity, hash: string, fromBlock: number): Promise<void> {
-    this.tracker.track(tx.chainId, tx.id, hash, fromBlock + 1);
-    // Independent of each other, so side by side: the record of the broadcast, the hash signal
-    // (returnOnTxHash waiters), and the receipt, which instant-mining chains already have
-    // (settling now saves a poll interval).
+    this.tracker.track(tx.chainId, tx.id, hash, fromBlock + 1, tx);
+    // Side by side: the hash signal (returnOnTxHash waiters) and the receipt, which
+    // instant-mining chains already have (settling now saves a poll interval). Settlement marks
+    // the mined broadcast as accepted in its own statement; one still waiting is marked here.
     const [raw] = await Promise.all([
       this.chains.provider(tx.chainId).send('eth_getTransactionReceipt', [hash]).catch(() => null),
-      this.dataSource.getRepository(RelayBroadcastEntity).update({ hash }, { broadcastAt: new Date() }),
       this.publisher.publish('hash', notificationFor(tx, null)),
     ]);
     if (raw) await this.tracker.found(tx.chainId, fromRpcReceipt(raw), tx);
+    else await this.dataSource.query(`UPDATE relay_broadcasts SET broadcast_at = now() WHERE hash = $1 AND broadcast_at IS NULL`, [hash]);
   }
 
   /** True when one of the transaction's hashes is mined (and it has been settled). */

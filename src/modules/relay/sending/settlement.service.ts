@@ -62,6 +62,7 @@ export class SettlementService {
       chargedMicro: costMicro,
       // Only a cost above the reservation gets here (or a row finished meanwhile, which `finish` skips).
       charge: async (em, locked, counters) => {
+        await em.query(`UPDATE relay_broadcasts SET broadcast_at = now() WHERE hash = $1 AND broadcast_at IS NULL`, [receipt.transactionHash]);
         await this.ledger.settle(locked.userId, `tx:${locked.id}`, costMicro, em);
         await this.ledger.applyCounters(em, locked.userId, counters);
       },
@@ -88,13 +89,15 @@ export class SettlementService {
               RETURNING id, user_id, estimated_cost_micro
                ),
                event AS (${this.publisher.outboxInsert(`SELECT id, user_id, $2, 'PENDING', $8::jsonb FROM row`)}),
+               -- The mined bytes were certainly accepted by a node; the sender leaves this to us when the receipt was there at once.
+               accepted AS (UPDATE relay_broadcasts SET broadcast_at = now() WHERE hash = $3 AND broadcast_at IS NULL AND EXISTS (SELECT 1 FROM row)),
                source AS (SELECT user_id, 'tx:' || id AS reference, estimated_cost_micro AS reserved_micro FROM row)`,
         params: [tx.id, status, patch.executionTxHash, costMicro.toString(), JSON.stringify(patch.receipt), patch.revertReason ?? null, latencyMs, JSON.stringify(notification)],
       },
       costMicro,
       countersFor(tx, costMicro, status === 'EXECUTED'),
     );
-    if (settled) await this.announce(notification, status, latencyMs);
+    if (settled) await this.announce(notification, status, latencyMs, tx.label);
     return settled;
   }
 
@@ -136,26 +139,28 @@ export class SettlementService {
    */
   private async finish(txId: string, status: TxStatus, outcome: (tx: RelayTransactionEntity) => Promise<Outcome>): Promise<void> {
     let latencyMs = 0;
+    let label: string | undefined;
     const notification = await this.dataSource.transaction(async (em): Promise<TxNotification | null> => {
       const tx = await em.findOne(RelayTransactionEntity, { where: { id: txId }, lock: { mode: 'pessimistic_write' } });
       if (!tx || tx.status !== 'PENDING') return null;
       const { patch, chargedMicro, charge } = await outcome(tx);
       latencyMs = Date.now() - tx.createdAt.getTime();
+      label = tx.label;
       Object.assign(tx, patch, { status, latencyMs });
       await em.update(RelayTransactionEntity, { id: tx.id }, { ...patch, status, latencyMs });
       const notification = await this.publisher.record(em, tx, 'PENDING');
       await charge(em, tx, countersFor(tx, chargedMicro, status === 'EXECUTED'));
       return notification;
     });
-    if (notification) await this.announce(notification, status, latencyMs);
+    if (notification) await this.announce(notification, status, latencyMs, label);
   }
 
   /** After commit: metrics, the Redis signal (sync waiters, sockets), the log line. */
-  private async announce(notification: TxNotification, status: TxStatus, latencyMs: number): Promise<void> {
+  private async announce(notification: TxNotification, status: TxStatus, latencyMs: number, label: string | undefined): Promise<void> {
     const labels = { chain: String(notification.chainId), status };
     this.metrics.relayTerminal.inc(labels);
     this.metrics.relayLatency.observe(labels, latencyMs / 1000);
-    await this.publisher.publish('status', notification);
+    await this.publisher.publish('status', notification, label);
     this.logger.log(`tx ${notification.txId} ${status}${notification.executionTxHash ? ` ${notification.executionTxHash}` : ''}`);
   }
 

@@ -4,33 +4,80 @@ import { DataSource, EntityManager } from 'typeorm';
 import { returningRows } from '../../../database/returning-rows';
 import { ChainRegistry } from '../../chains/domain/chain-registry.service';
 
+/** Statement parts that store what was signed with a claimed nonce (see NonceManager.claim). */
+export interface NonceRecord {
+  /** CTE definitions; they may read `claimed` (one row when the nonce was claimed, none otherwise). Parameters from $4. */
+  ctes?: string;
+  params?: unknown[];
+}
+
 /**
- * Nonces per (chain, signer) allocated from a database row, so any number of workers can sign
- * for the same key with many transactions in flight: the allocating UPDATE holds the row
- * lock until the caller's transaction (which stores the signed transaction) commits.
+ * Nonces per (chain, signer) from a database row, so any number of workers can sign for the
+ * same key with many transactions in flight. A nonce is consumed by ONE compare-and-set
+ * statement that also stores the transaction signed with it: the counter moves only if it still
+ * holds the nonce that was signed, and the signed bytes are written in the same statement, so a
+ * crash never burns a nonce and two processes never use one twice. Within a process, claims for
+ * one signer run one at a time against a cached counter, so the compare-and-set fails only when
+ * another process signed with the key meanwhile; that claim then signs again under the row's lock
+ * (the old four-statement way), so it always makes progress however many processes share a key.
  */
 @Injectable()
 export class NonceManager {
   private readonly logger = new Logger(NonceManager.name);
   private readonly known = new Set<string>();
+  /** The counter as this process last wrote or read it; absent = read it first. */
+  private readonly next = new Map<string, bigint>();
+  /** Per signer: the tail of the queue of claims, so one signer's claims never overlap here. */
+  private readonly queues = new Map<string, Promise<unknown>>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly chains: ChainRegistry,
   ) {}
 
-  /** Next nonce for the signer (updated_at marks the last allocation, which gap detection reads); call inside the transaction that records the signed transaction. */
-  async allocate(em: EntityManager, chainId: number, address: string): Promise<bigint> {
+  /**
+   * Signs with the signer's next nonce and stores the result in the statement that consumes the
+   * nonce. `sign` runs a second time (with a higher nonce) when another process took the nonce
+   * first; `record` gets the last signature. Resolves to the nonce used and what `sign` made.
+   */
+  claim<T>(chainId: number, address: string, sign: (nonce: bigint) => Promise<T>, record: (signed: T, nonce: bigint) => NonceRecord = () => ({})): Promise<{ nonce: bigint; signed: T }> {
     const lower = address.toLowerCase();
-    await this.ensureRow(chainId, lower);
-    const rows = returningRows<{ nonce: string }>(
-      await em.query(
-      `UPDATE signer_nonces SET next_nonce = next_nonce + 1, updated_at = now()
-        WHERE chain_id = $1 AND address = $2 RETURNING next_nonce - 1 AS nonce`,
-        [chainId, lower],
-      ),
-    );
-    return BigInt(rows[0].nonce);
+    const key = `${chainId}:${lower}`;
+    const run = async () => {
+      try {
+        // Optimistic: this process's counter, one statement.
+        const nonce = await this.current(chainId, lower, key);
+        const signed = await sign(nonce);
+        if (await this.consume(this.dataSource, chainId, lower, nonce, record(signed, nonce))) {
+          this.next.set(key, nonce + 1n);
+          return { nonce, signed };
+        }
+        // Another process signed with this key meanwhile: take the row lock, so this one cannot lose again.
+        const locked = await this.dataSource.transaction(async (em) => {
+          const [row] = returningRows<{ next_nonce: string }>(
+            await em.query(`SELECT next_nonce FROM signer_nonces WHERE chain_id = $1 AND address = $2 FOR UPDATE`, [chainId, lower]),
+          );
+          const nonce = BigInt(row.next_nonce);
+          const signed = await sign(nonce);
+          if (!(await this.consume(em, chainId, lower, nonce, record(signed, nonce)))) throw new Error(`nonce row of ${lower} on ${chainId} changed under its lock`);
+          return { nonce, signed };
+        });
+        this.next.set(key, locked.nonce + 1n);
+        return locked;
+      } catch (err) {
+        // Unknown whether it committed (a lost connection): read the counter next time.
+        this.next.delete(key);
+        throw err;
+      }
+    };
+    const result = (this.queues.get(key) ?? Promise.resolve()).then(run, run);
+    const tail = result.catch(() => undefined);
+    this.queues.set(key, tail);
+    // Drop the queue once idle, so the map holds only signers with claims in flight.
+    void tail.then(() => {
+      if (this.queues.get(key) === tail) this.queues.delete(key);
+    });
+    return result;
   }
 
   /**
@@ -43,7 +90,7 @@ export class NonceManager {
     const chainNonce = BigInt(await this.chains.provider(chainId).getTransactionCount(lower, 'pending'));
     const rows = returningRows<{ next_nonce: string }>(
       await this.dataSource.query(
-      `INSERT INTO signer_nonces (chain_id, address, next_nonce) VALUES ($1, $2, $3)
+        `INSERT INTO signer_nonces (chain_id, address, next_nonce) VALUES ($1, $2, $3)
        ON CONFLICT (chain_id, address) DO UPDATE SET next_nonce = GREATEST(signer_nonces.next_nonce, EXCLUDED.next_nonce),
          updated_at = CASE WHEN EXCLUDED.next_nonce > signer_nonces.next_nonce THEN now() ELSE signer_nonces.updated_at END
        RETURNING next_nonce`,
@@ -51,13 +98,40 @@ export class NonceManager {
       ),
     );
     this.known.add(`${chainId}:${lower}`);
+    // The counter may have moved: the next claim reads it (a stale cache would only cost a retry).
+    this.next.delete(`${chainId}:${lower}`);
     const database = BigInt(rows[0].next_nonce);
     if (database > chainNonce) this.logger.log(`signer ${lower} on ${chainId}: ${database - chainNonce} nonce(s) in flight above the chain's ${chainNonce}`);
     return { database, chain: chainNonce };
   }
 
-  private async ensureRow(chainId: number, lower: string): Promise<void> {
-    if (this.known.has(`${chainId}:${lower}`)) return;
-    await this.resync(chainId, lower);
+  private async current(chainId: number, lower: string, key: string): Promise<bigint> {
+    const cached = this.next.get(key);
+    if (cached !== undefined) return cached;
+    if (!this.known.has(key)) {
+      const { database } = await this.resync(chainId, lower);
+      this.next.set(key, database);
+      return database;
+    }
+    const [row] = returningRows<{ next_nonce: string }>(await this.dataSource.query(`SELECT next_nonce FROM signer_nonces WHERE chain_id = $1 AND address = $2`, [chainId, lower]));
+    const value = BigInt(row.next_nonce);
+    this.next.set(key, value);
+    return value;
+  }
+
+  /** The compare-and-set with the caller's writes; true when the nonce was consumed. */
+  private async consume(m: DataSource | EntityManager, chainId: number, lower: string, nonce: bigint, record: NonceRecord): Promise<boolean> {
+    const rows = returningRows<{ claimed: number }>(
+      await m.query(
+        `WITH claimed AS (
+           UPDATE signer_nonces SET next_nonce = next_nonce + 1, updated_at = now()
+            WHERE chain_id = $1 AND address = $2 AND next_nonce = $3
+        RETURNING next_nonce
+         )${record.ctes ? `,\n${record.ctes}` : ''}
+         SELECT count(*)::int AS claimed FROM claimed`,
+        [chainId, lower, nonce.toString(), ...(record.params ?? [])],
+      ),
+    );
+    return rows[0]?.claimed === 1;
   }
 }

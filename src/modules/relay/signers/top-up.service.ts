@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { keccak256 } from 'ethers';
-import { DataSource } from 'typeorm';
 import { ChainRegistry } from '../../chains/domain/chain-registry.service';
 import { TRANSFER_GAS } from '../domain/estimator.service';
 import { FeeSettings, maxGasPrice } from '../domain/fees';
@@ -23,7 +21,6 @@ export interface TopUp {
 @Injectable()
 export class TopUpService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly chains: ChainRegistry,
     private readonly signers: SignerPool,
     private readonly nonces: NonceManager,
@@ -38,11 +35,10 @@ export class TopUpService {
   async sign(chainId: number, region: string, to: string, amountWei: bigint, type: FeeSettings['type'] | 'auto' = 'auto'): Promise<TopUp> {
     const pool = await this.signers.next(region, chainId);
     const fees = await marketFees(this.chains.provider(chainId), type);
-    const raw = await this.dataSource.transaction(async (em) => {
-      const nonce = await this.nonces.allocate(em, chainId, pool.address);
-      const feeFields = fees.type === 'legacy' ? { type: 0, gasPrice: fees.gasPrice } : { type: 2, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas };
-      return pool.signTransaction({ ...feeFields, chainId, nonce: Number(nonce), to, value: amountWei, gasLimit: TRANSFER_GAS });
-    });
+    const feeFields = fees.type === 'legacy' ? { type: 0, gasPrice: fees.gasPrice } : { type: 2, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas };
+    const { signed: raw } = await this.nonces.claim(chainId, pool.address, (nonce) =>
+      pool.signTransaction({ ...feeFields, chainId, nonce: Number(nonce), to, value: amountWei, gasLimit: TRANSFER_GAS }),
+    );
     return { hash: keccak256(raw), raw };
   }
 }

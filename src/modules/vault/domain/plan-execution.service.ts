@@ -16,6 +16,7 @@ import { OrderTrackingQueue } from './order-tracking.queue';
 import { orderView } from './order-view';
 import { encodeExecute } from './settlement-plan';
 import { SettlementDelegates } from './settlement-delegates';
+import { vaultLabel } from './vault-label';
 import { VaultReader } from './vault-reader.service';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -57,7 +58,7 @@ export class PlanExecutionService {
     // submission leaves the quote usable, an accepted one always has its order.
     await this.submissions.submit(
       caller,
-      { chainId: quote.chainId, to: getAddress(quote.userAddress), callData, value: '0', label: `vault-${quote.kind}:${quote.id}`, authorizationList },
+      { chainId: quote.chainId, to: getAddress(quote.userAddress), callData, value: '0', label: vaultLabel(quote.kind, quote.id), authorizationList },
       http,
       async (em, tx) => {
         await this.consume(em, quote.id);
