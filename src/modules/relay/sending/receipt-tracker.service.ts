@@ -82,6 +82,12 @@ export class ReceiptTracker implements OnModuleDestroy {
     return block;
   }
 
+  /** True while broadcasts just went out on the chain, so it is polled every few milliseconds. */
+  isPollingFast(chainId: number): boolean {
+    const watch = this.watches.get(chainId);
+    return !!watch && watch.hashes.size > 0 && Date.now() < watch.fastUntil;
+  }
+
   isTracking(txId: string): boolean {
     for (const watch of this.watches.values()) if (watch.byTx.has(txId)) return true;
     return false;

@@ -14,6 +14,7 @@ import { NonceManager } from '../signers/nonce-manager.service';
 import { RelaySigner, SignerPool } from '../signers/signer-pool.service';
 import { TopUpService } from '../signers/top-up.service';
 import { BroadcastOutcome, classifyBroadcastError } from './broadcast-error';
+import { BroadcastMarks } from './broadcast-marks';
 import { broadcastRecord, SignedTx } from './broadcast-record';
 import { fromRpcReceipt } from './mined-receipt';
 import { ReceiptTracker } from './receipt-tracker.service';
@@ -40,6 +41,7 @@ export class SenderService {
     private readonly publisher: TxStatusPublisher,
     private readonly config: AppConfig,
     private readonly topUps: TopUpService,
+    private readonly marks: BroadcastMarks,
   ) {}
 
   async send(txId: string): Promise<void> {
@@ -175,16 +177,19 @@ export class SenderService {
   }
 
   private async afterBroadcast(tx: RelayTransactionEntity, hash: string, fromBlock: number): Promise<void> {
+    // When the tracker is already polling this chain every few ms (other broadcasts in flight),
+    // it finds this receipt as soon as a receipt call would: one node call less per transaction.
+    const polling = this.tracker.isPollingFast(tx.chainId);
     this.tracker.track(tx.chainId, tx.id, hash, fromBlock + 1, tx);
-    // Side by side: the hash signal (returnOnTxHash waiters) and the receipt, which
-    // instant-mining chains already have (settling now saves a poll interval). Settlement marks
-    // the mined broadcast as accepted in its own statement; one still waiting is marked here.
+    // Side by side: the hash signal (returnOnTxHash waiters) and, on an idle chain, the receipt,
+    // which instant-mining chains may already have (settling now saves a poll interval).
     const [raw] = await Promise.all([
-      this.chains.provider(tx.chainId).send('eth_getTransactionReceipt', [hash]).catch(() => null),
+      polling ? null : this.chains.provider(tx.chainId).send('eth_getTransactionReceipt', [hash]).catch(() => null),
       this.publisher.publish('hash', notificationFor(tx, null)),
     ]);
+    // Settlement marks the mined broadcast as accepted in its own statement; others are marked in batches.
     if (raw) await this.tracker.found(tx.chainId, fromRpcReceipt(raw), tx);
-    else await this.dataSource.query(`UPDATE relay_broadcasts SET broadcast_at = now() WHERE hash = $1 AND broadcast_at IS NULL`, [hash]);
+    else this.marks.accepted(hash);
   }
 
   /** True when one of the transaction's hashes is mined (and it has been settled). */

@@ -1,10 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { HDNodeWallet, Mnemonic } from 'ethers';
-import Redis from 'ioredis';
 import { AppError } from '../../../common/errors/app-error';
 import { AppConfig } from '../../../config/app-config';
-import { REDIS } from '../../../redis/redis.module';
 import { RegionResolver } from '../domain/region-resolver';
+import { LocalKeySigner } from './local-key-signer';
 
 /** What signs: a local key today; a KMS-backed signer can implement the same shape. */
 export interface RelaySigner {
@@ -20,18 +19,18 @@ const DERIVATION_PATH = /^m(\/\d{1,10}'?){1,10}$/;
  */
 @Injectable()
 export class SignerPool {
-  private readonly pools = new Map<string, HDNodeWallet[]>();
-  private readonly derived = new Map<string, HDNodeWallet>();
+  private readonly pools = new Map<string, LocalKeySigner[]>();
+  private readonly derived = new Map<string, LocalKeySigner>();
+  private readonly turns = new Map<string, number>();
   private readonly authMnemonic: Mnemonic;
 
   constructor(
     private readonly config: AppConfig,
     private readonly regions: RegionResolver,
-    @Inject(REDIS) private readonly redis: Redis,
   ) {
     const relayer = Mnemonic.fromPhrase(config.RELAYER_MNEMONIC);
     regions.regions.forEach((region, r) => {
-      const keys = Array.from({ length: config.RELAYER_KEYS_PER_REGION }, (_, k) => HDNodeWallet.fromMnemonic(relayer, `m/44'/60'/${r}'/0/${k}`));
+      const keys = Array.from({ length: config.RELAYER_KEYS_PER_REGION }, (_, k) => signerOf(HDNodeWallet.fromMnemonic(relayer, `m/44'/60'/${r}'/0/${k}`)));
       this.pools.set(region, keys);
     });
     this.authMnemonic = Mnemonic.fromPhrase(config.AUTH_MNEMONIC);
@@ -43,11 +42,16 @@ export class SignerPool {
     return regions.flatMap((r) => (this.pools.get(r) ?? []).map((w) => w.address));
   }
 
-  /** Round-robin over the region's keys, shared across instances through one Redis counter. */
+  /**
+   * Round-robin over the region's keys, per process: instances pick independently, which spreads
+   * the load as evenly, and nonce claims make two processes signing with one key safe.
+   */
   async next(region: string, chainId: number): Promise<RelaySigner> {
     const pool = this.pools.get(region);
     if (!pool) throw new AppError('SYSTEM_002', `no relayer pool for region ${region}`);
-    const n = await this.redis.incr(`signer-rr:${region}:${chainId}`);
+    const turn = `${region}:${chainId}`;
+    const n = (this.turns.get(turn) ?? Math.floor(Math.random() * pool.length)) + 1;
+    this.turns.set(turn, n);
     return pool[n % pool.length];
   }
 
@@ -64,20 +68,24 @@ export class SignerPool {
   /** VALIDATION_001 for a path that is not a BIP-32 path. Same path, same key, always. */
   derive(path: string): RelaySigner {
     if (!DERIVATION_PATH.test(path)) throw new AppError('VALIDATION_001', `derivationPath ${path} is not a BIP-32 path like m/44'/60'/0'/0/7`);
-    let wallet = this.derived.get(path);
-    if (!wallet) {
+    let signer = this.derived.get(path);
+    if (!signer) {
       try {
-        wallet = HDNodeWallet.fromMnemonic(this.authMnemonic, path);
+        signer = signerOf(HDNodeWallet.fromMnemonic(this.authMnemonic, path));
       } catch {
         throw new AppError('VALIDATION_001', `derivationPath ${path} cannot be derived`);
       }
-      this.derived.set(path, wallet);
+      this.derived.set(path, signer);
     }
-    return wallet;
+    return signer;
   }
 
   private derivedByAddress(lower: string): RelaySigner | undefined {
-    for (const wallet of this.derived.values()) if (wallet.address.toLowerCase() === lower) return wallet;
+    for (const signer of this.derived.values()) if (signer.address.toLowerCase() === lower) return signer;
     return undefined;
   }
+}
+
+function signerOf(wallet: HDNodeWallet): LocalKeySigner {
+  return new LocalKeySigner(wallet.privateKey, wallet.address);
 }
