@@ -1,8 +1,11 @@
 import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { ChainRegistry } from '../src/modules/chains/domain/chain-registry.service';
+import { RelayTransactionEntity } from '../src/modules/relay/entities/relay-transaction.entity';
+import { SenderService } from '../src/modules/relay/sending/sender.service';
 import { NonceManager } from '../src/modules/relay/signers/nonce-manager.service';
-import { createTestApp, TestApp } from './support/test-app';
+import { mintCall, randomAddress, testChain, token } from './support/chain-fixtures';
+import { createAccount, createTestApp, TestApp } from './support/test-app';
 
 /** Two NonceManagers on one database stand for two worker processes signing with the same key. */
 describe('relay: nonce claims', () => {
@@ -52,5 +55,27 @@ describe('relay: nonce claims', () => {
     const stored = (await db.query(`SELECT nonce::text AS n FROM nonce_claim_probe WHERE address = lower($1) ORDER BY nonce`, [address])).map((r: { n: string }) => BigInt(r.n));
     expect(stored).toEqual(nonces);
     expect(await counter(address)).toBe(start + 40n);
+  });
+
+  it('a first send job run again with the submitted copy of the row signs nothing (the gate of the claim)', async () => {
+    const { apiKey } = await createAccount(t, 20);
+    const usdc = token(testChain(31337), 'USDC');
+    const res = await t.http().post('/api/submit-tx-sync').set('api-key', apiKey).send({ tx: { chainId: 31337, to: usdc, callData: mintCall(randomAddress(), 1n) }, timeoutMs: 15000 }).expect(200);
+    expect(res.body.data.status).toBe('EXECUTED');
+    const txId = (res.body.data.id ?? res.body.data.txId) as string;
+    expect(txId).toMatch(/^[0-9a-f-]{36}$/);
+    // The copy a send job carried: as submitted, before any send.
+    const stale = Object.assign(new RelayTransactionEntity(), await db.getRepository(RelayTransactionEntity).findOneByOrFail({ id: txId }), {
+      status: 'PENDING',
+      nonce: null,
+      sender: null,
+      executionTxHash: null,
+    });
+    const counters = async () => (await db.query(`SELECT coalesce(sum(next_nonce), 0)::text AS n FROM signer_nonces WHERE chain_id = 31337`))[0].n;
+    const before = await counters();
+    await t.app.get(SenderService).send(txId, stale);
+    expect(await counters()).toBe(before);
+    const [{ n }] = await db.query('SELECT count(*)::int AS n FROM relay_broadcasts WHERE tx_id = $1', [txId]);
+    expect(n).toBe(1);
   });
 });

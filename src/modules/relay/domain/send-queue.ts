@@ -2,11 +2,14 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { QUEUES } from '../../../queue/queue-names';
+import type { SendJobRow } from './send-job-row';
 
 export interface SendJob {
   txId: string;
   /** 'send' signs and broadcasts; 'replace' re-signs the same nonce with bumped fees. */
   mode: 'send' | 'replace';
+  /** The row as submitted, on a first send only (saves the worker a read). */
+  row?: SendJobRow;
 }
 
 /**
@@ -20,9 +23,9 @@ export class SendQueue {
 
   constructor(@InjectQueue(QUEUES.relaySend) private readonly queue: Queue<SendJob>) {}
 
-  async enqueue(txId: string, mode: SendJob['mode'] = 'send', attempt: number | string = 0, delayMs = 0): Promise<boolean> {
+  async enqueue(txId: string, mode: SendJob['mode'] = 'send', attempt: number | string = 0, delayMs = 0, row?: SendJobRow): Promise<boolean> {
     try {
-      await this.queue.add(mode, { txId, mode }, { jobId: jobIdFor(txId, mode, attempt), delay: delayMs, removeOnComplete: true, removeOnFail: 1000 });
+      await this.queue.add(mode, { txId, mode, ...(row ? { row } : {}) }, { jobId: jobIdFor(txId, mode, attempt), delay: delayMs, removeOnComplete: true, removeOnFail: 1000 });
       return true;
     } catch (err) {
       this.logger.warn(`could not enqueue ${mode} for ${txId}, the reconciler will: ${(err as Error).message}`);

@@ -15,6 +15,7 @@ import { Estimate, Estimator } from './estimator.service';
 import { PendingWriter } from './pending-writer.service';
 import { parseRelayRequest, RelayRequest } from './relay-request';
 import { RegionResolver } from './region-resolver';
+import { toJobRow } from './send-job-row';
 import { SendQueue } from './send-queue';
 
 export interface Submitted {
@@ -83,7 +84,7 @@ export class SubmissionService {
       request.maxUsd,
       within,
     );
-    await this.sendQueue.enqueue(tx.id);
+    await this.sendQueue.enqueue(tx.id, 'send', 0, 0, toJobRow(tx));
     await this.publisher.publish('status', notification);
     this.metrics.relaySubmitted.inc({ chain: String(tx.chainId), type: tx.transactionType });
     return { txId: tx.id, estimatedCostUSD: microToUsd(estimate.costMicro) };

@@ -22,7 +22,7 @@ export function broadcastRecord(
   nonce: bigint,
   first: number,
   claimed: boolean,
-): Required<NonceRecord> {
+): Required<Omit<NonceRecord, 'gate'>> {
   const p = (i: number) => `$${first + i}`;
   return {
     ctes: `broadcast AS (

@@ -8,6 +8,7 @@ import { AppConfig } from '../../../config/app-config';
 import { returningRows } from '../../../database/returning-rows';
 import { QUEUES } from '../../../queue/queue-names';
 import { AccountEntity } from '../../accounts/entities/account.entity';
+import { fromJobRow } from '../domain/send-job-row';
 import { SendJob, SendQueue } from '../domain/send-queue';
 import { RelayTransactionEntity } from '../entities/relay-transaction.entity';
 import { PermanentSendError, SenderService, TransientSendError } from './sender.service';
@@ -40,11 +41,11 @@ export class SendProcessor extends WorkerHost implements OnModuleInit {
   }
 
   async process(job: Job<SendJob>): Promise<void> {
-    const { txId, mode } = job.data;
+    const { txId, mode, row } = job.data;
     await runWithTrace(`tx-${txId}`, async () => {
       try {
         if (mode === 'replace') await this.sender.replace(txId);
-        else await this.sender.send(txId);
+        else await this.sender.send(txId, row ? fromJobRow(row) : undefined);
       } catch (err) {
         if (err instanceof TransientSendError) return this.retryOrFail(txId, err.message);
         if (err instanceof PermanentSendError) return this.giveUp(txId, err.message);

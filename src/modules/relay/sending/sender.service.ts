@@ -44,8 +44,13 @@ export class SenderService {
     private readonly marks: BroadcastMarks,
   ) {}
 
-  async send(txId: string): Promise<void> {
-    const tx = await this.dataSource.getRepository(RelayTransactionEntity).findOneBy({ id: txId });
+  /**
+   * `submitted` is the row as the submission wrote it (the first send job carries it): a pool
+   * key's first send then reads nothing, and the claim's gate (still PENDING, no nonce yet) makes
+   * a stale copy harmless. Derived senders are topped up before signing, so they read the row.
+   */
+  async send(txId: string, submitted?: RelayTransactionEntity): Promise<void> {
+    const tx = submitted && submitted.id === txId && !submitted.derivationPath ? submitted : await this.dataSource.getRepository(RelayTransactionEntity).findOneBy({ id: txId });
     if (!tx || tx.status !== 'PENDING') return;
     // A relayer-signed row gets its nonce in the same commit as its first broadcast row, so
     // without a nonce there is nothing to look up; user-signed rows come with their broadcast.
@@ -58,7 +63,9 @@ export class SenderService {
     const signer = tx.derivationPath ? this.signers.derive(tx.derivationPath) : await this.signers.next(tx.submitRegion, tx.chainId);
     if (tx.derivationPath) await this.fundDerived(tx, signer);
     const fees = feesOf(tx);
-    await this.signAndBroadcast(tx, signer, fees, null);
+    const sent = await this.signAndBroadcast(tx, signer, fees, null);
+    // Already signed (or finished) by an earlier run of this job: carry on from the row as it is.
+    if (!sent && tx === submitted) await this.send(txId);
   }
 
   /** Same nonce, fees bumped past both the last attempt and the current market. */
@@ -122,7 +129,8 @@ export class SenderService {
     }
   }
 
-  private async signAndBroadcast(tx: RelayTransactionEntity, signer: RelaySigner, fees: FeeSettings, reuseNonce: bigint | null): Promise<void> {
+  /** False when a first send found the row already signed or finished (nothing was claimed or sent). */
+  private async signAndBroadcast(tx: RelayTransactionEntity, signer: RelaySigner, fees: FeeSettings, reuseNonce: bigint | null): Promise<boolean> {
     const fromBlock = await this.tracker.headHint(tx.chainId);
     const sign = async (nonce: bigint): Promise<SignedTx> => {
       const raw = await signer.signTransaction(this.request(tx, fees, nonce));
@@ -131,8 +139,13 @@ export class SenderService {
     let signed: SignedTx;
     let nonce: bigint;
     if (reuseNonce === null) {
-      // The nonce, the signed bytes and the row in one statement (NonceManager.claim).
-      ({ signed, nonce } = await this.nonces.claim(tx.chainId, signer.address, sign, (s, n) => broadcastRecord(tx.id, tx.chainId, signer.address, fees, s, n, 4, true)));
+      // The nonce, the signed bytes and the row in one statement, only while the row is unsent.
+      const claimed = await this.nonces.claimIfOpen(tx.chainId, signer.address, sign, (s, n) => ({
+        ...broadcastRecord(tx.id, tx.chainId, signer.address, fees, s, n, 4, true),
+        gate: `EXISTS (SELECT 1 FROM relay_transactions WHERE id = $4::uuid AND status = 'PENDING' AND nonce IS NULL)`,
+      }));
+      if (!claimed) return false;
+      ({ signed, nonce } = claimed);
     } else {
       // A replacement keeps the row's nonce.
       nonce = reuseNonce;
@@ -147,7 +160,7 @@ export class SenderService {
     const outcome = await this.broadcast(tx.chainId, raw);
     if (outcome === 'nonce-used') {
       // Someone else's transaction took the nonce (keys shared, counter behind): resync and let the retry re-sign.
-      if (await this.settleIfMined(tx, await this.broadcasts(tx.id))) return;
+      if (await this.settleIfMined(tx, await this.broadcasts(tx.id))) return true;
       await this.nonces.resync(tx.chainId, signer.address);
       await this.dataSource.getRepository(RelayBroadcastEntity).delete({ hash });
       await this.dataSource.getRepository(RelayTransactionEntity).update({ id: tx.id }, { nonce: null, executionTxHash: null });
@@ -159,6 +172,7 @@ export class SenderService {
     }
     if (outcome === 'transient') throw new TransientSendError(`broadcast of ${hash} failed`);
     await this.afterBroadcast(tx, hash, fromBlock);
+    return true;
   }
 
   private async rebroadcast(tx: RelayTransactionEntity, previous: RelayBroadcastEntity[]): Promise<void> {

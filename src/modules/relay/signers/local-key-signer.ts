@@ -10,7 +10,6 @@ interface NativeSecp256k1 {
  * 75 µs a signature against ethers' ~1 ms, which is most of a relayed transaction's signing cost.
  */
 function loadNative(): NativeSecp256k1 | null {
-  if (process.env.RELAY_NATIVE_SECP256K1 === 'false') return null;
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     return require('secp256k1/bindings') as NativeSecp256k1;

@@ -9,7 +9,11 @@ export interface NonceRecord {
   /** CTE definitions; they may read `claimed` (one row when the nonce was claimed, none otherwise). Parameters from $4. */
   ctes?: string;
   params?: unknown[];
+  /** A condition (parameters from $4) without which nothing is claimed: `claim` then resolves to null. */
+  gate?: string;
 }
+
+type Consumed = 'claimed' | 'lost' | 'closed';
 
 /**
  * Nonces per (chain, signer) from a database row, so any number of workers can sign for the
@@ -40,15 +44,28 @@ export class NonceManager {
    * nonce. `sign` runs a second time (with a higher nonce) when another process took the nonce
    * first; `record` gets the last signature. Resolves to the nonce used and what `sign` made.
    */
-  claim<T>(chainId: number, address: string, sign: (nonce: bigint) => Promise<T>, record: (signed: T, nonce: bigint) => NonceRecord = () => ({})): Promise<{ nonce: bigint; signed: T }> {
-    const lower = address.toLowerCase();
+  async claim<T>(chainId: number, address: string, sign: (nonce: bigint) => Promise<T>, record: (signed: T, nonce: bigint) => Omit<NonceRecord, 'gate'> = () => ({})): Promise<{ nonce: bigint; signed: T }> {
+    const claimed = await this.claimIfOpen(chainId, address, sign, record);
+    if (!claimed) throw new Error('a claim without a gate cannot be refused');
+    return claimed;
+  }
+
+  /** `claim`, but nothing is consumed, and it resolves to null, when the record's gate is false. */
+  claimIfOpen<T>(
+    chainId: number,
+    address: string,
+    sign: (nonce: bigint) => Promise<T>,
+    record: (signed: T, nonce: bigint) => NonceRecord,
+  ): Promise<{ nonce: bigint; signed: T } | null> {    const lower = address.toLowerCase();
     const key = `${chainId}:${lower}`;
-    const run = async () => {
+    const run = async (): Promise<{ nonce: bigint; signed: T } | null> => {
       try {
         // Optimistic: this process's counter, one statement.
         const nonce = await this.current(chainId, lower, key);
         const signed = await sign(nonce);
-        if (await this.consume(this.dataSource, chainId, lower, nonce, record(signed, nonce))) {
+        const first = await this.consume(this.dataSource, chainId, lower, nonce, record(signed, nonce));
+        if (first === 'closed') return null;
+        if (first === 'claimed') {
           this.next.set(key, nonce + 1n);
           return { nonce, signed };
         }
@@ -59,10 +76,12 @@ export class NonceManager {
           );
           const nonce = BigInt(row.next_nonce);
           const signed = await sign(nonce);
-          if (!(await this.consume(em, chainId, lower, nonce, record(signed, nonce)))) throw new Error(`nonce row of ${lower} on ${chainId} changed under its lock`);
-          return { nonce, signed };
+          const outcome = await this.consume(em, chainId, lower, nonce, record(signed, nonce));
+          if (outcome === 'lost') throw new Error(`nonce row of ${lower} on ${chainId} changed under its lock`);
+          return outcome === 'claimed' ? { nonce, signed } : null;
         });
-        this.next.set(key, locked.nonce + 1n);
+        this.next.delete(key);
+        if (locked) this.next.set(key, locked.nonce + 1n);
         return locked;
       } catch (err) {
         // Unknown whether it committed (a lost connection): read the counter next time.
@@ -119,19 +138,21 @@ export class NonceManager {
     return value;
   }
 
-  /** The compare-and-set with the caller's writes; true when the nonce was consumed. */
-  private async consume(m: DataSource | EntityManager, chainId: number, lower: string, nonce: bigint, record: NonceRecord): Promise<boolean> {
-    const rows = returningRows<{ claimed: number }>(
+  /** The compare-and-set with the caller's writes (all in the statement's one snapshot). */
+  private async consume(m: DataSource | EntityManager, chainId: number, lower: string, nonce: bigint, record: NonceRecord): Promise<Consumed> {
+    const gate = record.gate ?? 'true';
+    const rows = returningRows<{ claimed: number; open: boolean }>(
       await m.query(
         `WITH claimed AS (
            UPDATE signer_nonces SET next_nonce = next_nonce + 1, updated_at = now()
-            WHERE chain_id = $1 AND address = $2 AND next_nonce = $3
+            WHERE chain_id = $1 AND address = $2 AND next_nonce = $3 AND (${gate})
         RETURNING next_nonce
          )${record.ctes ? `,\n${record.ctes}` : ''}
-         SELECT count(*)::int AS claimed FROM claimed`,
+         SELECT (SELECT count(*) FROM claimed)::int AS claimed, (${gate}) AS open`,
         [chainId, lower, nonce.toString(), ...(record.params ?? [])],
       ),
     );
-    return rows[0]?.claimed === 1;
+    if (rows[0]?.claimed === 1) return 'claimed';
+    return rows[0]?.open === false ? 'closed' : 'lost';
   }
 }
