@@ -17,14 +17,16 @@ interface ChainWatch {
   busy: boolean;
   /** A kick arrived while a poll was running: poll again right after it. */
   rerun: boolean;
-  /** Until then, poll every KICK_MS: something was just broadcast. */
-  fastUntil: number;
+  /** When the last broadcast was handed over: polling is fast right after it and slows down with time. */
+  kickedAt: number;
 }
 
 /**
  * After a broadcast the chain is polled every KICK_MS for FAST_WINDOW_MS: instant-mining and
  * flash-blocks chains include it within milliseconds (more under load), and the regular
- * interval would add up to a whole period of latency.
+ * interval would add up to a whole period of latency. Past the window the delay grows with the
+ * time since the broadcast (a quarter of it) up to the chain's interval, so a block that is late
+ * by a few hundred milliseconds still costs a few polls, not a whole interval of latency.
  */
 const KICK_MS = 5;
 const FAST_WINDOW_MS = 150;
@@ -53,7 +55,7 @@ export class ReceiptTracker implements OnModuleDestroy {
   track(chainId: number, txId: string, hash: string, fromBlock: number, known?: RelayTransactionEntity): void {
     let watch = this.watches.get(chainId);
     if (!watch) {
-      watch = { hashes: new Map(), byTx: new Map(), rows: new Map(), cursor: fromBlock - 1, dueAt: 0, busy: false, rerun: false, fastUntil: 0 };
+      watch = { hashes: new Map(), byTx: new Map(), rows: new Map(), cursor: fromBlock - 1, dueAt: 0, busy: false, rerun: false, kickedAt: 0 };
       this.watches.set(chainId, watch);
     }
     // An idle watch restarts from this transaction's block; a busy one never skips back past it.
@@ -65,7 +67,7 @@ export class ReceiptTracker implements OnModuleDestroy {
     watch.byTx.set(txId, set);
     if (known?.id === txId) watch.rows.set(txId, known);
     if (watch.busy) watch.rerun = true;
-    watch.fastUntil = Date.now() + FAST_WINDOW_MS;
+    watch.kickedAt = Date.now();
     this.schedule(chainId, watch, KICK_MS);
   }
 
@@ -85,7 +87,7 @@ export class ReceiptTracker implements OnModuleDestroy {
   /** True while broadcasts just went out on the chain, so it is polled every few milliseconds. */
   isPollingFast(chainId: number): boolean {
     const watch = this.watches.get(chainId);
-    return !!watch && watch.hashes.size > 0 && Date.now() < watch.fastUntil;
+    return !!watch && watch.hashes.size > 0 && Date.now() - watch.kickedAt < FAST_WINDOW_MS;
   }
 
   isTracking(txId: string): boolean {
@@ -113,8 +115,7 @@ export class ReceiptTracker implements OnModuleDestroy {
   /** Polls after `delay` (default: the chain's interval), or sooner if a poll is already due sooner. */
   private schedule(chainId: number, watch: ChainWatch, delay?: number): void {
     if (this.stopped) return;
-    const chain = this.chains.get(chainId);
-    const interval = delay ?? (chain.capabilities.flashBlocks ? this.config.RELAY_FLASHBLOCKS_POLL_MS : this.config.RELAY_RECEIPT_POLL_MS);
+    const interval = delay ?? this.interval(chainId);
     if (watch.timer && watch.dueAt <= Date.now() + interval) return;
     clearTimeout(watch.timer);
     watch.dueAt = Date.now() + interval;
@@ -123,10 +124,20 @@ export class ReceiptTracker implements OnModuleDestroy {
       void this.tick(chainId, watch).finally(() => {
         const again = watch.rerun;
         watch.rerun = false;
-        const fast = again || Date.now() < watch.fastUntil;
-        if (watch.hashes.size > 0) this.schedule(chainId, watch, fast ? KICK_MS : undefined);
+        if (watch.hashes.size > 0) this.schedule(chainId, watch, again ? KICK_MS : this.backoff(chainId, watch));
       });
     }, interval);
+  }
+
+  /** KICK_MS right after a broadcast, then a quarter of the time since it, up to the chain's interval. */
+  private backoff(chainId: number, watch: ChainWatch): number {
+    const since = Date.now() - watch.kickedAt;
+    if (since < FAST_WINDOW_MS) return KICK_MS;
+    return Math.min(this.interval(chainId), Math.max(KICK_MS, Math.round(since / 4)));
+  }
+
+  private interval(chainId: number): number {
+    return this.chains.get(chainId).capabilities.flashBlocks ? this.config.RELAY_FLASHBLOCKS_POLL_MS : this.config.RELAY_RECEIPT_POLL_MS;
   }
 
   private async tick(chainId: number, watch: ChainWatch): Promise<void> {
