@@ -22,8 +22,9 @@ type Consumed = 'claimed' | 'lost' | 'closed';
  * holds the nonce that was signed, and the signed bytes are written in the same statement, so a
  * crash never burns a nonce and two processes never use one twice. Within a process, claims for
  * one signer run one at a time against a cached counter, so the compare-and-set fails only when
- * another process signed with the key meanwhile; that claim then signs again under the row's lock
- * (the old four-statement way), so it always makes progress however many processes share a key.
+ * another process signed with the key meanwhile; that claim then locks the row (SELECT ... FOR
+ * UPDATE in a transaction), signs again and consumes under the lock, so it always makes progress
+ * however many processes share a key.
  */
 @Injectable()
 export class NonceManager {
@@ -56,7 +57,8 @@ export class NonceManager {
     address: string,
     sign: (nonce: bigint) => Promise<T>,
     record: (signed: T, nonce: bigint) => NonceRecord,
-  ): Promise<{ nonce: bigint; signed: T } | null> {    const lower = address.toLowerCase();
+  ): Promise<{ nonce: bigint; signed: T } | null> {
+    const lower = address.toLowerCase();
     const key = `${chainId}:${lower}`;
     const run = async (): Promise<{ nonce: bigint; signed: T } | null> => {
       try {
