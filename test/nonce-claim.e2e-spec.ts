@@ -1,9 +1,9 @@
 import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { ChainRegistry } from '../src/modules/chains/domain/chain-registry.service';
-import { RelayTransactionEntity } from '../src/modules/relay/entities/relay-transaction.entity';
-import { SenderService } from '../src/modules/relay/sending/sender.service';
-import { NonceManager } from '../src/modules/relay/signers/nonce-manager.service';
+import { RelayTransactionEntity } from '../src/modules/relay/store/relay-transaction.entity';
+import { SenderService } from '../src/modules/relay/pipeline/sender.service';
+import { NonceManager } from '../src/modules/relay/pipeline/nonce-manager.service';
 import { mintCall, randomAddress, testChain, token } from './support/chain-fixtures';
 import { createAccount, createTestApp, TestApp } from './support/test-app';
 

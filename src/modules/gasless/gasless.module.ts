@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ChainsModule } from '../chains/chains.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
-import { RelayTransactionEntity } from '../relay/entities/relay-transaction.entity';
+import { RelayTransactionEntity } from '../relay/store/relay-transaction.entity';
 import { RelayModule } from '../relay/relay.module';
 import { SwapModule } from '../swap';
 import { GaslessQuoteService } from './domain/gasless-quote.service';

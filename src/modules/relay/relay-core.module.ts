@@ -6,18 +6,18 @@ import { AccountsModule } from '../accounts/accounts.module';
 import { ChainsModule } from '../chains/chains.module';
 import { PricingModule } from '../pricing/pricing.module';
 import { TxEventsModule } from '../tx-events/tx-events.module';
-import { FeeOracle } from './domain/fee-oracle.service';
-import { Estimator } from './domain/estimator.service';
-import { RegionResolver } from './domain/region-resolver';
-import { SendQueue } from './domain/send-queue';
-import { TxQueryService } from './domain/tx-query.service';
-import { RelayBroadcastEntity } from './entities/relay-broadcast.entity';
-import { RelayTransactionEntity } from './entities/relay-transaction.entity';
-import { SignerNonceEntity } from './entities/signer-nonce.entity';
-import { NonceManager } from './signers/nonce-manager.service';
-import { SignerPool } from './signers/signer-pool.service';
-import { TopUpService } from './signers/top-up.service';
-import { SettlementService } from './sending/settlement.service';
+import { FeeOracle } from './core/fee-oracle.service';
+import { Estimator } from './intake/estimator.service';
+import { RegionResolver } from './intake/region-resolver';
+import { SendQueue } from './pipeline/send-queue';
+import { TxQueryService } from './http/tx-query.service';
+import { RelayBroadcastEntity } from './store/relay-broadcast.entity';
+import { RelayTransactionEntity } from './store/relay-transaction.entity';
+import { SignerNonceEntity } from './store/signer-nonce.entity';
+import { NonceManager } from './pipeline/nonce-manager.service';
+import { SignerPool } from './core/signer-pool.service';
+import { TopUpService } from './pipeline/top-up.service';
+import { SettlementService } from './pipeline/settlement.service';
 
 /** What both the API side and the worker side of the relay need. */
 @Module({

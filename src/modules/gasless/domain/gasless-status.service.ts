@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import type { Caller } from '../../../common/http/authenticated-request';
-import { RelayTransactionEntity } from '../../relay/entities/relay-transaction.entity';
+import { RelayTransactionEntity } from '../../relay/store/relay-transaction.entity';
 import { GaslessSwapEntity } from '../entities/gasless-swap.entity';
 import { progressOf } from './gasless-status';
 import { GaslessSwapView, toSwapView } from './gasless-swap-view';

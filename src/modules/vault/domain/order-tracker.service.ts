@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ChainRegistry } from '../../chains/domain/chain-registry.service';
-import { TxQueryService } from '../../relay/domain/tx-query.service';
+import { TxQueryService } from '../../relay/http/tx-query.service';
 import { VaultOrderEntity, OrderStatus } from '../entities/vault-order.entity';
 import { ERC4626_IFACE } from './vault-abi';
 import { PositionsService, ShareMovement } from './positions.service';

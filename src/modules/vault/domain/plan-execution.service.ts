@@ -7,7 +7,7 @@ import { AppError } from '../../../common/errors/app-error';
 import { normalizeAddress } from '../../../common/evm/address';
 import { Caller } from '../../../common/http/authenticated-request';
 import { returningRows } from '../../../database/returning-rows';
-import { SubmissionService } from '../../relay/domain/submission.service';
+import { SubmissionService } from '../../relay/intake/submission.service';
 import { ExecutePlanRequestDto, SignedAuthorizationDto } from '../dto/vault-requests.dto';
 import { OrderDto } from '../dto/vault-responses.dto';
 import { VaultOrderEntity } from '../entities/vault-order.entity';

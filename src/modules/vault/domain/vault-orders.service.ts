@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import { Caller } from '../../../common/http/authenticated-request';
-import { TxQueryService } from '../../relay/domain/tx-query.service';
+import { TxQueryService } from '../../relay/http/tx-query.service';
 import { OrderDto } from '../dto/vault-responses.dto';
 import { VaultOrderEntity } from '../entities/vault-order.entity';
 import { OrderTracker } from './order-tracker.service';
