@@ -1,6 +1,6 @@
-import { AccountEntity } from '../modules/accounts/entities/account.entity';
-import { ApiKeyEntity } from '../modules/accounts/entities/api-key.entity';
-import { LedgerEntryEntity } from '../modules/accounts/entities/ledger-entry.entity';
+import { AccountEntity } from '../modules/accounts/store/account.entity';
+import { ApiKeyEntity } from '../modules/accounts/store/api-key.entity';
+import { LedgerEntryEntity } from '../modules/accounts/store/ledger-entry.entity';
 import { RelayBroadcastEntity } from '../modules/relay/store/relay-broadcast.entity';
 import { RelayTransactionEntity } from '../modules/relay/store/relay-transaction.entity';
 import { SignerNonceEntity } from '../modules/relay/store/signer-nonce.entity';

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import { normalizeAddress } from '../../../common/evm/address';
 import { usdToMicro } from '../../../common/money/usd';
 import { AccountLimitsDto } from '../dto/admin.dto';
-import { AccountEntity } from '../entities/account.entity';
+import { AccountEntity } from '../store/account.entity';
+import { AccountStore } from '../store/account.store';
 import { ApiKeysService } from './api-keys.service';
 import { LedgerService } from './ledger.service';
 
@@ -16,8 +15,7 @@ import { LedgerService } from './ledger.service';
 @Injectable()
 export class AccountsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(AccountEntity) private readonly accounts: Repository<AccountEntity>,
+    private readonly accounts: AccountStore,
     private readonly ledger: LedgerService,
     private readonly apiKeys: ApiKeysService,
   ) {}
@@ -25,13 +23,13 @@ export class AccountsService {
   async getByAddress(address: string): Promise<AccountEntity> {
     const normalized = normalizeAddress(address);
     if (!normalized) throw new AppError('USER_003');
-    const account = await this.accounts.findOneBy({ address: normalized });
+    const account = await this.accounts.findByAddress(normalized);
     if (!account) throw new AppError('USER_001');
     return account;
   }
 
   async getById(userId: string): Promise<AccountEntity> {
-    const account = await this.accounts.findOneBy({ id: userId });
+    const account = await this.accounts.findById(userId);
     if (!account) throw new AppError('USER_001');
     return account;
   }
@@ -41,16 +39,8 @@ export class AccountsService {
     const normalized = normalizeAddress(address);
     if (!normalized) throw new AppError('USER_003');
     const creditMicro = usdToMicro(creditUsd);
-    return this.dataSource.transaction(async (em) => {
-      const inserted = await em
-        .createQueryBuilder()
-        .insert()
-        .into(AccountEntity)
-        .values({ address: normalized })
-        .orIgnore()
-        .returning(['id'])
-        .execute();
-      const id = (inserted.raw as Array<{ id: string }>)[0]?.id;
+    return this.accounts.transaction(async (em) => {
+      const id = await this.accounts.insertIfAbsent(normalized, em);
       if (!id) throw new AppError('VALIDATION_001', `an account for ${normalized} already exists`);
       if (creditMicro > 0n) await this.ledger.credit(id, creditMicro, 'opening credit', em);
       const { apiKey } = await this.apiKeys.issue(id, em);
@@ -86,7 +76,7 @@ export class AccountsService {
     if (limits.disabled !== undefined) patch.disabled = limits.disabled;
     if (limits.resetFailureStreak) patch.failureStreak = 0;
     if (Object.keys(patch).length > 0) {
-      await this.accounts.update({ id: account.id }, patch);
+      await this.accounts.update(account.id, patch);
       // Authentication hands out the account's settings (disabled, chains): cached copies must go.
       await this.apiKeys.accountChanged();
     }

@@ -1,18 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import { RelayTransactionEntity } from '../store/relay-transaction.entity';
+import { RelayTransactionStore } from '../store/relay-transaction.store';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 @Injectable()
 export class TxQueryService {
-  constructor(@InjectRepository(RelayTransactionEntity) private readonly txs: Repository<RelayTransactionEntity>) {}
+  constructor(private readonly txs: RelayTransactionStore) {}
 
   /** TRANSACTION_003 for unknown ids, including ones that are not even ids. */
   async get(id: string): Promise<RelayTransactionEntity> {
-    const tx = UUID.test(id) ? await this.txs.findOneBy({ id }) : null;
+    const tx = UUID.test(id) ? await this.txs.findById(id) : null;
     if (!tx) throw new AppError('TRANSACTION_003', `transaction ${id} not found`);
     return tx;
   }

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { Transaction } from 'ethers';
-import { DataSource } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import { Caller } from '../../../common/http/authenticated-request';
 import { microToUsd } from '../../../common/money/usd';
@@ -15,8 +13,8 @@ import { RegionResolver } from './region-resolver';
 import { RelayRequest } from './relay-request';
 import { SendQueue } from '../pipeline/send-queue';
 import { SubmitSignedTxDto } from '../http/dto/submit-signed-tx.dto';
-import { RelayBroadcastEntity } from '../store/relay-broadcast.entity';
-import { RelayTransactionEntity } from '../store/relay-transaction.entity';
+import { RelayBroadcastStore } from '../store/relay-broadcast.store';
+import { RelayTransactionStore } from '../store/relay-transaction.store';
 import { SettlementService } from '../pipeline/settlement.service';
 import { TopUpService } from '../pipeline/top-up.service';
 
@@ -29,7 +27,8 @@ import { TopUpService } from '../pipeline/top-up.service';
 @Injectable()
 export class FundingSignedService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly txs: RelayTransactionStore,
+    private readonly broadcastRows: RelayBroadcastStore,
     private readonly chains: ChainRegistry,
     private readonly regions: RegionResolver,
     private readonly estimator: Estimator,
@@ -98,7 +97,7 @@ export class FundingSignedService {
       request.maxUsd,
       // The user's signed bytes are the transaction's only broadcast; the send job replays them.
       async (em, row) => {
-        await em.insert(RelayBroadcastEntity, {
+        await this.broadcastRows.insert({
           txId: row.id,
           hash: signed.hash,
           chainId: chain.chainId,
@@ -108,8 +107,9 @@ export class FundingSignedService {
           maxFeePerGas: (signed.maxFeePerGas ?? signed.gasPrice ?? 0n).toString(),
           maxPriorityFeePerGas: signed.maxPriorityFeePerGas?.toString() ?? null,
           broadcastAt: null,
-        });
+        }, em);
       },
+      'signed',
     );
     await this.publisher.publish('status', notification);
     // The top-up is signed (a pool nonce allocated) only once the record and reservation exist,
@@ -119,12 +119,12 @@ export class FundingSignedService {
       try {
         const topUp = await this.topUps.sign(chain.chainId, region, signed.from, topUpWei);
         // Hash and cost before the send: a crash after it still charges what was sent.
-        await this.dataSource.getRepository(RelayTransactionEntity).update({ id: tx.id }, { fundingTxHash: topUp.hash, fundingCostWei: fundingWei.toString() });
+        await this.txs.setFunding(tx.id, { fundingTxHash: topUp.hash, fundingCostWei: fundingWei.toString() });
         await provider.send('eth_sendRawTransaction', [topUp.raw]);
         fundingTxHash = topUp.hash;
       } catch (err) {
         // The top-up did not go out: nothing was spent, so nothing is charged.
-        await this.dataSource.getRepository(RelayTransactionEntity).update({ id: tx.id }, { fundingCostWei: '0' });
+        await this.txs.setFunding(tx.id, { fundingCostWei: '0' });
         await this.settlement.failUnsent(tx.id, `top-up failed: ${(err as Error).message.split('\n')[0]}`);
         throw new AppError('TRANSACTION_004', `could not fund the sender: ${(err as Error).message.split('\n')[0].slice(0, 200)}`);
       }

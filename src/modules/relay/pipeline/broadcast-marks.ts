@@ -1,12 +1,12 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { RelayTransactionStore } from '../store/relay-transaction.store';
 
 /** How long acceptances wait to be written together. */
 const FLUSH_MS = 50;
 
 /**
- * Marks broadcasts as accepted by the node (relay_broadcasts.broadcast_at), many in one UPDATE:
+ * Marks broadcasts as accepted by the node (relay_broadcasts.broadcast_at, and the row's stage
+ * signed → broadcast), many in one statement:
  * under load a statement per transaction only for this record cost as much as settling it.
  * The mark is informational (null = signed, acceptance not recorded yet); settlement marks the
  * mined broadcast itself, so a mark lost in a crash is restored for everything that is mined.
@@ -17,7 +17,7 @@ export class BroadcastMarks implements OnModuleDestroy {
   private pending: string[] = [];
   private timer?: NodeJS.Timeout;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly txs: RelayTransactionStore) {}
 
   accepted(hash: string): void {
     this.pending.push(hash);
@@ -31,7 +31,7 @@ export class BroadcastMarks implements OnModuleDestroy {
     this.pending = [];
     if (hashes.length === 0) return;
     try {
-      await this.dataSource.query(`UPDATE relay_broadcasts SET broadcast_at = now() WHERE hash = ANY($1) AND broadcast_at IS NULL`, [hashes]);
+      await this.txs.markBroadcast(hashes);
     } catch (err) {
       this.logger.warn(`could not mark ${hashes.length} broadcast(s) as accepted: ${(err as Error).message}`);
     }

@@ -1,19 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { returningRows } from '../../../database/returning-rows';
+import { NonceRecord, SignerNonceStore } from '../store/signer-nonce.store';
 import { ChainRegistry } from '../../chains/domain/chain-registry.service';
-
-/** Statement parts that store what was signed with a claimed nonce (see NonceManager.claim). */
-export interface NonceRecord {
-  /** CTE definitions; they may read `claimed` (one row when the nonce was claimed, none otherwise). Parameters from $4. */
-  ctes?: string;
-  params?: unknown[];
-  /** A condition (parameters from $4) without which nothing is claimed: `claim` then resolves to null. */
-  gate?: string;
-}
-
-type Consumed = 'claimed' | 'lost' | 'closed';
 
 /**
  * Nonces per (chain, signer) from a database row, so any number of workers can sign for the
@@ -36,7 +23,7 @@ export class NonceManager {
   private readonly queues = new Map<string, Promise<unknown>>();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly store: SignerNonceStore,
     private readonly chains: ChainRegistry,
   ) {}
 
@@ -65,20 +52,18 @@ export class NonceManager {
         // Optimistic: this process's counter, one statement.
         const nonce = await this.current(chainId, lower, key);
         const signed = await sign(nonce);
-        const first = await this.consume(this.dataSource, chainId, lower, nonce, record(signed, nonce));
+        const first = await this.store.consume(chainId, lower, nonce, record(signed, nonce));
         if (first === 'closed') return null;
         if (first === 'claimed') {
           this.next.set(key, nonce + 1n);
           return { nonce, signed };
         }
         // Another process signed with this key meanwhile: take the row lock, so this one cannot lose again.
-        const locked = await this.dataSource.transaction(async (em) => {
-          const [row] = returningRows<{ next_nonce: string }>(
-            await em.query(`SELECT next_nonce FROM signer_nonces WHERE chain_id = $1 AND address = $2 FOR UPDATE`, [chainId, lower]),
-          );
-          const nonce = BigInt(row.next_nonce);
+        const locked = await this.store.transaction(async (em) => {
+          const nonce = await this.store.next(chainId, lower, em, true);
+          if (nonce === null) throw new Error(`no nonce row of ${lower} on ${chainId}`);
           const signed = await sign(nonce);
-          const outcome = await this.consume(em, chainId, lower, nonce, record(signed, nonce));
+          const outcome = await this.store.consume(chainId, lower, nonce, record(signed, nonce), em);
           if (outcome === 'lost') throw new Error(`nonce row of ${lower} on ${chainId} changed under its lock`);
           return outcome === 'claimed' ? { nonce, signed } : null;
         });
@@ -109,19 +94,10 @@ export class NonceManager {
   async resync(chainId: number, address: string): Promise<{ database: bigint; chain: bigint }> {
     const lower = address.toLowerCase();
     const chainNonce = BigInt(await this.chains.provider(chainId).getTransactionCount(lower, 'pending'));
-    const rows = returningRows<{ next_nonce: string }>(
-      await this.dataSource.query(
-        `INSERT INTO signer_nonces (chain_id, address, next_nonce) VALUES ($1, $2, $3)
-       ON CONFLICT (chain_id, address) DO UPDATE SET next_nonce = GREATEST(signer_nonces.next_nonce, EXCLUDED.next_nonce),
-         updated_at = CASE WHEN EXCLUDED.next_nonce > signer_nonces.next_nonce THEN now() ELSE signer_nonces.updated_at END
-       RETURNING next_nonce`,
-        [chainId, lower, chainNonce.toString()],
-      ),
-    );
+    const database = await this.store.raiseTo(chainId, lower, chainNonce);
     this.known.add(`${chainId}:${lower}`);
     // The counter may have moved: the next claim reads it (a stale cache would only cost a retry).
     this.next.delete(`${chainId}:${lower}`);
-    const database = BigInt(rows[0].next_nonce);
     if (database > chainNonce) this.logger.log(`signer ${lower} on ${chainId}: ${database - chainNonce} nonce(s) in flight above the chain's ${chainNonce}`);
     return { database, chain: chainNonce };
   }
@@ -134,27 +110,9 @@ export class NonceManager {
       this.next.set(key, database);
       return database;
     }
-    const [row] = returningRows<{ next_nonce: string }>(await this.dataSource.query(`SELECT next_nonce FROM signer_nonces WHERE chain_id = $1 AND address = $2`, [chainId, lower]));
-    const value = BigInt(row.next_nonce);
+    const value = await this.store.next(chainId, lower);
+    if (value === null) throw new Error(`no nonce row of ${lower} on ${chainId}`);
     this.next.set(key, value);
     return value;
-  }
-
-  /** The compare-and-set with the caller's writes (all in the statement's one snapshot). */
-  private async consume(m: DataSource | EntityManager, chainId: number, lower: string, nonce: bigint, record: NonceRecord): Promise<Consumed> {
-    const gate = record.gate ?? 'true';
-    const rows = returningRows<{ claimed: number; open: boolean }>(
-      await m.query(
-        `WITH claimed AS (
-           UPDATE signer_nonces SET next_nonce = next_nonce + 1, updated_at = now()
-            WHERE chain_id = $1 AND address = $2 AND next_nonce = $3 AND (${gate})
-        RETURNING next_nonce
-         )${record.ctes ? `,\n${record.ctes}` : ''}
-         SELECT (SELECT count(*) FROM claimed)::int AS claimed, (${gate}) AS open`,
-        [chainId, lower, nonce.toString(), ...(record.params ?? [])],
-      ),
-    );
-    if (rows[0]?.claimed === 1) return 'claimed';
-    return rows[0]?.open === false ? 'closed' : 'lost';
   }
 }

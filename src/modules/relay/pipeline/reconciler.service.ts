@@ -1,11 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, LessThan } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
 import { ChainRegistry } from '../../chains/domain/chain-registry.service';
 import { SendQueue } from './send-queue';
 import { RelayBroadcastEntity } from '../store/relay-broadcast.entity';
-import { RelayTransactionEntity } from '../store/relay-transaction.entity';
+import { RelayBroadcastStore } from '../store/relay-broadcast.store';
+import { SignerNonceStore } from '../store/signer-nonce.store';
+import { RelayTransactionStore } from '../store/relay-transaction.store';
 import { ReceiptTracker } from './receipt-tracker.service';
 import { SenderService } from './sender.service';
 import { NonceManager } from './nonce-manager.service';
@@ -36,7 +36,9 @@ export class ReconcilerService {
   private readonly logger = new Logger(ReconcilerService.name);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly txs: RelayTransactionStore,
+    private readonly broadcastRows: RelayBroadcastStore,
+    private readonly nonceRows: SignerNonceStore,
     private readonly chains: ChainRegistry,
     private readonly queue: SendQueue,
     private readonly tracker: ReceiptTracker,
@@ -49,14 +51,10 @@ export class ReconcilerService {
   async reconcile(): Promise<ReconcileReport> {
     const report: ReconcileReport = { examined: 0, enqueued: 0, replaced: 0, settled: 0, gapsFilled: 0 };
     report.gapsFilled = await this.fillGaps();
-    const pending = await this.dataSource.getRepository(RelayTransactionEntity).find({
-      where: { status: 'PENDING', createdAt: LessThan(new Date(Date.now() - GRACE_MS)) },
-      order: { createdAt: 'ASC' },
-      take: BATCH,
-    });
+    const pending = await this.txs.inFlightBefore(new Date(Date.now() - GRACE_MS), BATCH);
     if (pending.length === 0) return this.logged(report);
     const live = await this.queue.liveTxIds();
-    const broadcasts = await this.dataSource.getRepository(RelayBroadcastEntity).find({ where: { txId: In(pending.map((t) => t.id)) }, order: { id: 'ASC' } });
+    const broadcasts = await this.broadcastRows.forTxs(pending.map((t) => t.id));
     const byTx = new Map<string, RelayBroadcastEntity[]>();
     for (const b of broadcasts) byTx.set(b.txId, [...(byTx.get(b.txId) ?? []), b]);
     const stamp = Date.now().toString(36);
@@ -104,20 +102,12 @@ export class ReconcilerService {
         try {
           const { database, chain: onChain } = await this.nonces.resync(chain.chainId, address);
           if (database <= onChain) continue;
-          const [row] = await this.dataSource.query(`SELECT updated_at FROM signer_nonces WHERE chain_id = $1 AND address = $2`, [chain.chainId, address.toLowerCase()]);
-          const quiet = row && Date.now() - new Date(row.updated_at).getTime() > GAP_AGE_MS;
+          const movedAt = await this.nonceRows.updatedAt(chain.chainId, address.toLowerCase());
+          const quiet = movedAt !== null && Date.now() - movedAt.getTime() > GAP_AGE_MS;
           const signer = this.signers.byAddress(address);
           if (!quiet || !signer) continue;
           // Nonces between the chain's and the counter that no PENDING transaction owns are holes.
-          const owned = new Set<string>(
-            (
-              await this.dataSource.query(
-                `SELECT DISTINCT b.nonce::text AS nonce FROM relay_broadcasts b JOIN relay_transactions t ON t.id = b.tx_id
-                  WHERE b.chain_id = $1 AND b.sender = $2 AND b.nonce >= $3 AND t.status = 'PENDING'`,
-                [chain.chainId, address.toLowerCase(), onChain.toString()],
-              )
-            ).map((r: { nonce: string }) => r.nonce),
-          );
+          const owned = await this.broadcastRows.ownedNonces(chain.chainId, address.toLowerCase(), onChain);
           for (let nonce = onChain; nonce < database && nonce < onChain + MAX_FILLS_PER_PASS; nonce++) {
             if (owned.has(nonce.toString())) continue;
             await this.sender.fillNonce(chain.chainId, signer, nonce);

@@ -1,16 +1,12 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Job } from 'bullmq';
-import { DataSource } from 'typeorm';
 import { runWithTrace } from '../../../common/trace/trace-context';
 import { AppConfig } from '../../../config/app-config';
-import { returningRows } from '../../../database/returning-rows';
 import { QUEUES } from '../../../queue/queue-names';
-import { AccountEntity } from '../../accounts/entities/account.entity';
 import { fromJobRow } from './send-job-row';
 import { SendJob, SendQueue } from './send-queue';
-import { RelayTransactionEntity } from '../store/relay-transaction.entity';
+import { RelayTransactionStore } from '../store/relay-transaction.store';
 import { PermanentSendError, SenderService, TransientSendError } from './sender.service';
 import { SettlementService } from './settlement.service';
 
@@ -31,7 +27,7 @@ export class SendProcessor extends WorkerHost implements OnModuleInit {
     private readonly settlement: SettlementService,
     private readonly queue: SendQueue,
     private readonly config: AppConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly txs: RelayTransactionStore,
   ) {
     super();
   }
@@ -69,26 +65,18 @@ export class SendProcessor extends WorkerHost implements OnModuleInit {
   }
 
   private async retryOrFail(txId: string, reason: string): Promise<void> {
-    const rows = returningRows<{ retries: number; max_retries: number }>(
-      await this.dataSource.query(
-      `UPDATE relay_transactions t SET retries = t.retries + 1 FROM accounts a
-        WHERE t.id = $1 AND a.id = t.user_id AND t.status = 'PENDING' AND t.retries < a.max_retries
-        RETURNING t.retries, a.max_retries`,
-        [txId],
-      ),
-    );
-    if (rows.length === 0) {
-      const tx = await this.dataSource.getRepository(RelayTransactionEntity).findOneBy({ id: txId });
+    const counted = await this.txs.countRetry(txId);
+    if (!counted) {
+      const tx = await this.txs.findById(txId);
       if (tx?.status === 'PENDING') {
-        const account = await this.dataSource.getRepository(AccountEntity).findOneBy({ id: tx.userId });
-        this.logger.warn(`giving up on ${txId} after ${tx.retries} retries (max ${account?.maxRetries}): ${reason}`);
+        this.logger.warn(`giving up on ${txId} after ${tx.retries} retries: ${reason}`);
         await this.giveUp(txId, `${reason} (after ${tx.retries} retries)`);
       }
       return;
     }
-    const retry = rows[0].retries;
+    const retry = counted.retries;
     const delay = Math.min(500 * 2 ** (retry - 1), 30_000);
-    this.logger.warn(`retry ${retry}/${rows[0].max_retries} of ${txId} in ${delay} ms: ${reason}`);
+    this.logger.warn(`retry ${retry}/${counted.max_retries} of ${txId} in ${delay} ms: ${reason}`);
     await this.queue.enqueue(txId, 'send', retry, delay);
   }
 }

@@ -1,7 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { keccak256, TransactionRequest } from 'ethers';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
 import { ChainRegistry } from '../../chains/domain/chain-registry.service';
 import { TxStatusPublisher } from '../../tx-events/tx-status.publisher';
@@ -9,13 +7,14 @@ import { TRANSFER_GAS } from '../intake/estimator.service';
 import { bumpFees, FeeSettings, maxGasPrice } from '../core/fees';
 import { marketFees } from '../core/market-fees';
 import { RelayBroadcastEntity } from '../store/relay-broadcast.entity';
+import { broadcastInsertCte, RelayBroadcastStore, SignedTx } from '../store/relay-broadcast.store';
+import { RelayTransactionStore } from '../store/relay-transaction.store';
 import { RelayTransactionEntity } from '../store/relay-transaction.entity';
 import { NonceManager } from './nonce-manager.service';
 import { RelaySigner, SignerPool } from '../core/signer-pool.service';
 import { TopUpService } from './top-up.service';
 import { BroadcastOutcome, classifyBroadcastError } from './broadcast-error';
 import { BroadcastMarks } from './broadcast-marks';
-import { broadcastRecord, SignedTx } from '../store/broadcast-record';
 import { fromRpcReceipt } from '../core/mined-receipt';
 import { ReceiptTracker } from './receipt-tracker.service';
 import { notificationFor } from '../../tx-events/tx-notification';
@@ -33,7 +32,8 @@ export class SenderService {
   private readonly logger = new Logger(SenderService.name);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly txs: RelayTransactionStore,
+    private readonly broadcastRows: RelayBroadcastStore,
     private readonly chains: ChainRegistry,
     private readonly signers: SignerPool,
     private readonly nonces: NonceManager,
@@ -50,7 +50,7 @@ export class SenderService {
    * a stale copy harmless. Derived senders are topped up before signing, so they read the row.
    */
   async send(txId: string, submitted?: RelayTransactionEntity): Promise<void> {
-    const tx = submitted && submitted.id === txId && !submitted.derivationPath ? submitted : await this.dataSource.getRepository(RelayTransactionEntity).findOneBy({ id: txId });
+    const tx = submitted && submitted.id === txId && !submitted.derivationPath ? submitted : await this.txs.findById(txId);
     if (!tx || tx.status !== 'PENDING') return;
     // A relayer-signed row gets its nonce in the same commit as its first broadcast row, so
     // without a nonce there is nothing to look up; user-signed rows come with their broadcast.
@@ -70,7 +70,7 @@ export class SenderService {
 
   /** Same nonce, fees bumped past both the last attempt and the current market. */
   async replace(txId: string): Promise<void> {
-    const tx = await this.dataSource.getRepository(RelayTransactionEntity).findOneBy({ id: txId });
+    const tx = await this.txs.findById(txId);
     if (!tx || tx.status !== 'PENDING' || tx.nonce === null || !tx.sender) return;
     const previous = await this.broadcasts(txId);
     const last = previous.at(-1);
@@ -95,7 +95,7 @@ export class SenderService {
    * transactions are not stuck behind it. True when failing the row loses nothing.
    */
   async abandon(txId: string): Promise<boolean> {
-    const tx = await this.dataSource.getRepository(RelayTransactionEntity).findOneBy({ id: txId });
+    const tx = await this.txs.findById(txId);
     if (!tx || tx.nonce === null || !tx.sender) return true;
     const previous = await this.broadcasts(txId);
     if (await this.settleIfMined(tx, previous)) return false;
@@ -141,8 +141,8 @@ export class SenderService {
     if (reuseNonce === null) {
       // The nonce, the signed bytes and the row in one statement, only while the row is unsent.
       const claimed = await this.nonces.claimIfOpen(tx.chainId, signer.address, sign, (s, n) => ({
-        ...broadcastRecord(tx.id, tx.chainId, signer.address, fees, s, n, 4, true),
-        gate: `EXISTS (SELECT 1 FROM relay_transactions WHERE id = $4::uuid AND status = 'PENDING' AND nonce IS NULL)`,
+        ctes: [broadcastInsertCte(tx.id, tx.chainId, signer.address, fees, s, n, true), this.txs.signedCte(tx.id, signer.address, n, s.hash)],
+        gate: this.txs.claimOpen(tx.id),
       }));
       if (!claimed) return false;
       ({ signed, nonce } = claimed);
@@ -150,20 +150,19 @@ export class SenderService {
       // A replacement keeps the row's nonce.
       nonce = reuseNonce;
       signed = await sign(nonce);
-      const { ctes, params } = broadcastRecord(tx.id, tx.chainId, signer.address, fees, signed, nonce, 1, false);
-      await this.dataSource.query(`WITH ${ctes} SELECT 1`, params);
+      await this.txs.writeReplacement([broadcastInsertCte(tx.id, tx.chainId, signer.address, fees, signed, nonce, false), this.txs.replacedCte(tx.id, signed.hash)]);
     }
     const { raw, hash } = signed;
     tx.sender = signer.address.toLowerCase();
     tx.nonce = nonce;
     tx.executionTxHash = hash;
+    if (tx.stage === 'accepted') tx.stage = 'signed';
     const outcome = await this.broadcast(tx.chainId, raw);
     if (outcome === 'nonce-used') {
       // Someone else's transaction took the nonce (keys shared, counter behind): resync and let the retry re-sign.
       if (await this.settleIfMined(tx, await this.broadcasts(tx.id))) return true;
       await this.nonces.resync(tx.chainId, signer.address);
-      await this.dataSource.getRepository(RelayBroadcastEntity).delete({ hash });
-      await this.dataSource.getRepository(RelayTransactionEntity).update({ id: tx.id }, { nonce: null, executionTxHash: null });
+      await this.txs.releaseNonce(tx.id, hash);
       throw new TransientSendError(`nonce ${nonce} of ${signer.address} was already used on chain ${tx.chainId}`);
     }
     if (outcome === 'rejected') {
@@ -188,6 +187,7 @@ export class SenderService {
     if (outcome === 'rejected') throw new PermanentSendError('the node refused the transaction');
     for (const b of previous) this.tracker.track(tx.chainId, tx.id, b.hash, Math.max(fromBlock - 64, 0));
     if (outcome === 'nonce-used') await this.settleIfMined(tx, previous);
+    else this.marks.accepted(latest.hash);
   }
 
   private async afterBroadcast(tx: RelayTransactionEntity, hash: string, fromBlock: number): Promise<void> {
@@ -247,7 +247,7 @@ export class SenderService {
     const receipt = await this.pollReceipt(tx.chainId, hash, 60_000);
     if (!receipt || receipt.status !== 1) throw new TransientSendError(`funding transfer ${hash} did not confirm`);
     const cost = receipt.gasUsed * receipt.effectiveGasPrice;
-    await this.dataSource.query(`UPDATE relay_transactions SET funding_cost_wei = funding_cost_wei + $2 WHERE id = $1`, [tx.id, cost.toString()]);
+    await this.txs.addFundingCost(tx.id, cost);
     tx.fundingCostWei = (BigInt(tx.fundingCostWei) + cost).toString();
   }
 
@@ -290,7 +290,7 @@ export class SenderService {
   }
 
   private broadcasts(txId: string): Promise<RelayBroadcastEntity[]> {
-    return this.dataSource.getRepository(RelayBroadcastEntity).find({ where: { txId }, order: { id: 'ASC' } });
+    return this.broadcastRows.forTx(txId);
   }
 }
 

@@ -1,11 +1,15 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { bigintTransformer } from '../../../database/bigint.transformer';
 import type { ReceiptJson } from '../core/mined-receipt';
+import type { Stage, TxStatus } from '../core/stage';
 
-export const TX_STATUSES = ['PENDING', 'EXECUTED', 'FAILED'] as const;
-export type TxStatus = (typeof TX_STATUSES)[number];
+export type { TxStatus } from '../core/stage';
 export const TRANSACTION_TYPES = ['flash', 'flash-blocks', 'authenticated', 'funding-signed'] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+/** Features that relay on an account's behalf and are told the outcome (see RelayOutcomes). */
+export const RELAY_ORIGINS = ['vault', 'gasless'] as const;
+export type RelayOrigin = (typeof RELAY_ORIGINS)[number];
 
 /** A 7702 authorization as the client sent it (stored so a resend signs the same list). */
 export interface StoredAuthorization {
@@ -56,8 +60,27 @@ export class RelayTransactionEntity {
   @Column({ type: 'text', default: '' })
   label: string;
 
+  /** Derived from `stage` (core/stage.ts statusOf); kept as a column for clients' queries. */
   @Column({ type: 'varchar', length: 16 })
   status: TxStatus;
+
+  /** Where the transaction is in the pipeline; changed only through core/stage.ts `move`. */
+  @Column({ type: 'varchar', length: 16 })
+  stage: Stage;
+
+  @Column({ name: 'signed_at', type: 'timestamptz', nullable: true })
+  signedAt: Date | null;
+
+  /** When a node first acknowledged one of its signed transactions. */
+  @Column({ name: 'broadcast_at', type: 'timestamptz', nullable: true })
+  broadcastAt: Date | null;
+
+  @Column({ name: 'settled_at', type: 'timestamptz', nullable: true })
+  settledAt: Date | null;
+
+  /** The feature that relayed it on the account's behalf (vault, gasless); null for direct submissions. */
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  origin: RelayOrigin | null;
 
   @Column({ name: 'transaction_type', type: 'varchar', length: 16 })
   transactionType: TransactionType;

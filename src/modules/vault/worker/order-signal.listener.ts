@@ -4,7 +4,6 @@ import { DataSource } from 'typeorm';
 import { TxSignal } from '../../tx-events/tx-notification';
 import { TxSignalSubscriber } from '../../tx-events/tx-signal.subscriber';
 import { OrderTracker } from '../domain/order-tracker.service';
-import { VAULT_LABEL_PREFIX } from '../domain/vault-label';
 
 /** Settles an order as soon as the relay announces its transaction's final status. */
 @Injectable()
@@ -30,8 +29,8 @@ export class OrderSignalListener implements OnApplicationBootstrap, OnModuleDest
     // Only final statuses move an order; GET shows the hash of a relaying one from the relay itself.
     const { txId, status } = signal.notification;
     if (signal.kind !== 'status' || status === 'PENDING') return;
-    // Another feature's transaction (a signal without a label may still be a vault order's).
-    if (signal.label !== undefined && !signal.label.startsWith(VAULT_LABEL_PREFIX)) return;
+    // Another feature's transaction (a signal whose publisher did not know the origin may still be a vault order's).
+    if (signal.origin !== undefined && signal.origin !== 'vault') return;
     try {
       const rows: Array<{ id: string }> = await this.db.query(`SELECT id FROM vault_orders WHERE relay_tx_id = $1 AND status = 'relaying'`, [txId]);
       for (const row of rows) await this.tracker.track(row.id);

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import { AppConfig } from '../../../config/app-config';
-import type { AccountEntity } from '../../accounts/entities/account.entity';
+import type { AccountEntity } from '../../accounts/store/account.entity';
 import { SecretBox } from '../crypto/secret-box';
 import { RegisteredWebhooksDto, RegisterWebhookDto, WebhookViewDto } from '../dto/register-webhook.dto';
 import { WebhookSigningKeyEntity } from '../entities/webhook-signing-key.entity';

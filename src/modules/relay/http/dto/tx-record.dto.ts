@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { TRANSACTION_TYPES, TX_STATUSES } from '../../store/relay-transaction.entity';
+import { TX_STATUSES } from '../../core/stage';
+import { TRANSACTION_TYPES } from '../../store/relay-transaction.entity';
 
 class ReceiptDto {
   @ApiProperty() transactionHash: string;

@@ -1,12 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AppError } from '../../../../common/errors/app-error';
 import { Caller } from '../../../../common/http/authenticated-request';
 import { ChainDefinition } from '../../../chains/domain/chain-definition';
 import { TxStatusPublisher } from '../../../tx-events/tx-status.publisher';
 import { SubmitTxDto } from '../../http/dto/submit-tx.dto';
+import { statusOf } from '../../core/stage';
 import { RelayTransactionEntity } from '../../store/relay-transaction.entity';
+import { RelayTransactionStore } from '../../store/relay-transaction.store';
 import { decodeExchangeCallData } from './exchange-action';
 import { ExchangeClient, ExchangeUnavailableError } from './exchange-client';
 
@@ -25,7 +25,7 @@ export class ExchangeRelayService {
   private readonly client = new ExchangeClient();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly txs: RelayTransactionStore,
     private readonly publisher: TxStatusPublisher,
   ) {}
 
@@ -46,15 +46,19 @@ export class ExchangeRelayService {
       if (err instanceof ExchangeUnavailableError) throw new AppError('CHAIN_003', `exchange for chain ${chain.chainId} unavailable: ${err.message}`);
       throw err;
     }
-    const { tx, notification } = await this.dataSource.transaction(async (em) => {
-      const tx = em.create(RelayTransactionEntity, {
+    // The exchange decided before anything is written: the row starts in its final stage.
+    const stage = outcome.accepted ? 'executed' : 'failed';
+    const { tx, notification } = await this.txs.transaction(async (em) => {
+      const tx = Object.assign(new RelayTransactionEntity(), {
         userId: caller.account.id,
         chainId: chain.chainId,
         to: null,
         callData: dto.callData,
         value: '0',
         label: dto.label ?? '',
-        status: outcome.accepted ? 'EXECUTED' : 'FAILED',
+        stage,
+        status: statusOf(stage),
+        settledAt: new Date(),
         transactionType: dto.transactionType ?? 'flash',
         submitRegion: region,
         estimatedCostMicro: 0n,
@@ -65,7 +69,7 @@ export class ExchangeRelayService {
         error: outcome.accepted ? null : (outcome.reason ?? 'rejected by the exchange').slice(0, 1000),
         revertReason: outcome.accepted ? null : (outcome.reason ?? null),
       });
-      await em.save(tx);
+      await this.txs.insert(tx, em);
       return { tx, notification: await this.publisher.record(em, tx, null) };
     });
     await this.publisher.publish('status', notification);
