@@ -14,7 +14,7 @@ export class VaultOrderStore extends SqlStore {
 
   /** Written in the relay row's transaction (`em`), so an accepted submission always has its order. */
   open(order: DeepPartial<VaultOrderEntity>, em: EntityManager): Promise<VaultOrderEntity> {
-    return em.getRepository(VaultOrderEntity).save(order) as Promise<VaultOrderEntity>;
+    return em.getRepository(VaultOrderEntity).save(order);
   }
 
   find(id: string): Promise<VaultOrderEntity | null> {

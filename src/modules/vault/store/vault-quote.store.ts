@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, DeepPartial, EntityManager } from 'typeorm';
 import { sql } from '../../../database/sql';
-import { SqlStore, SqlRunner } from '../../../database/sql-store';
+import { SqlStore } from '../../../database/sql-store';
 import { VaultQuoteEntity } from '../entities/vault-quote.entity';
 
 /** The `vault_quotes` table: quotes with their stored plan, each usable once before it expires. */
@@ -12,9 +12,8 @@ export class VaultQuoteStore extends SqlStore {
     super(dataSource);
   }
 
-  /** The saved quote, with its generated id and timestamps. */
-  insert(fields: DeepPartial<VaultQuoteEntity>, runner?: SqlRunner): Promise<VaultQuoteEntity> {
-    const em = this.manager(runner);
+  /** The saved quote, with its generated id and timestamps (in the transaction that also stores its bids). */
+  insert(fields: DeepPartial<VaultQuoteEntity>, em: EntityManager): Promise<VaultQuoteEntity> {
     return em.save(em.create(VaultQuoteEntity, fields));
   }
 
