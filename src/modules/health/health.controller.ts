@@ -1,13 +1,12 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import Redis from 'ioredis';
-import { DataSource } from 'typeorm';
 import { RawResponse } from '../../common/envelope/envelope-kind';
 import { Public } from '../../common/http/public.decorator';
 import { REDIS } from '../../redis/redis.module';
 import { ChainHealth, ChainHealthService } from '../chains/domain/chain-health.service';
+import { DatabaseProbe } from './database-probe.store';
 
 interface Probe {
   ok: boolean;
@@ -23,7 +22,7 @@ interface Probe {
 @Controller('health')
 export class HealthController {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly database: DatabaseProbe,
     @Inject(REDIS) private readonly redis: Redis,
     private readonly chains: ChainHealthService,
   ) {}
@@ -34,7 +33,7 @@ export class HealthController {
   @ApiOperation({ summary: 'Database, Redis and per-chain health' })
   async health(@Res({ passthrough: true }) res: Response) {
     const [database, redis] = await Promise.all([
-      probe(() => this.dataSource.query('SELECT 1')),
+      probe(() => this.database.ping()),
       probe(() => this.redis.ping()),
     ]);
     const chains: ChainHealth[] = this.chains.snapshot();

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import type { Caller } from '../../../common/http/authenticated-request';
-import { RelayTransactionEntity } from '../../relay/store/relay-transaction.entity';
-import { GaslessSwapEntity } from '../entities/gasless-swap.entity';
+import { TxQueryService } from '../../relay';
+import { GaslessSwapStore } from '../store/gasless-swap.store';
 import { progressOf } from './gasless-status';
 import { GaslessSwapView, toSwapView } from './gasless-swap-view';
 
@@ -17,19 +15,19 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 @Injectable()
 export class GaslessStatusService {
   constructor(
-    @InjectRepository(GaslessSwapEntity) private readonly swaps: Repository<GaslessSwapEntity>,
-    @InjectRepository(RelayTransactionEntity) private readonly txs: Repository<RelayTransactionEntity>,
+    private readonly swaps: GaslessSwapStore,
+    private readonly relayTxs: TxQueryService,
   ) {}
 
   async status(caller: Caller, id: string): Promise<GaslessSwapView> {
-    const swap = UUID.test(id) ? await this.swaps.findOneBy({ id, userId: caller.account.id }) : null;
+    const swap = UUID.test(id) ? await this.swaps.findOfUser(id, caller.account.id) : null;
     if (!swap) throw new AppError('RESOURCE_001', `no gasless swap ${id}`);
     if (swap.status === 'executed' || swap.status === 'failed' || !swap.relayTxId) return toSwapView(swap);
-    const tx = await this.txs.findOneBy({ id: swap.relayTxId });
+    const tx = await this.relayTxs.find(swap.relayTxId);
     if (!tx) return toSwapView(swap);
     const progress = progressOf(tx);
     if (progress.status !== swap.status || progress.executionTxHash !== swap.executionTxHash) {
-      await this.swaps.update({ id: swap.id }, progress);
+      await this.swaps.setProgress(swap.id, progress);
       Object.assign(swap, progress);
     }
     return toSwapView(swap);

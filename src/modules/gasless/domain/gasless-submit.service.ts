@@ -1,14 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { isHexString, verifyTypedData } from 'ethers';
 import type { Request } from 'express';
-import { QueryFailedError, Repository } from 'typeorm';
+import { QueryFailedError } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import type { Caller } from '../../../common/http/authenticated-request';
 import { SubmissionService } from '../../relay/intake/submission.service';
 import { QuoteStore } from '../../swap';
 import type { SubmitGaslessSwapDto } from '../dto/gasless.dto';
 import { GaslessSwapEntity } from '../entities/gasless-swap.entity';
+import { GaslessSwapStore } from '../store/gasless-swap.store';
 import { settlementOf } from './gasless-quote.service';
 import { GaslessQuoteStore } from './gasless-quote.store';
 import type { StoredGaslessQuote } from './gasless-quote';
@@ -30,7 +30,7 @@ export class GaslessSubmitService {
   private readonly logger = new Logger(GaslessSubmitService.name);
 
   constructor(
-    @InjectRepository(GaslessSwapEntity) private readonly swaps: Repository<GaslessSwapEntity>,
+    private readonly swaps: GaslessSwapStore,
     private readonly quotes: GaslessQuoteStore,
     private readonly routeQuotes: QuoteStore,
     private readonly submissions: SubmissionService,
@@ -53,7 +53,7 @@ export class GaslessSubmitService {
         // The swap row is written with the relay row, in one transaction: both or neither. Its
         // unique quote id makes the quote single-use, even for two submissions at once.
         async (em, tx) => {
-          swap = await em.save(this.swaps.create(swapRow(caller, quote, tx.id)));
+          swap = await this.swaps.insert(swapRow(caller, quote, tx.id), em);
         },
       );
     } catch (err) {

@@ -9,6 +9,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export class TxQueryService {
   constructor(private readonly txs: RelayTransactionStore) {}
 
+  /** The row, or null for an unknown id. */
+  find(id: string): Promise<RelayTransactionEntity | null> {
+    return UUID.test(id) ? this.txs.findById(id) : Promise.resolve(null);
+  }
+
   /** TRANSACTION_003 for unknown ids, including ones that are not even ids. */
   async get(id: string): Promise<RelayTransactionEntity> {
     const tx = UUID.test(id) ? await this.txs.findById(id) : null;

@@ -1,9 +1,8 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { TxSignal } from '../../tx-events/tx-notification';
 import { TxSignalSubscriber } from '../../tx-events/tx-signal.subscriber';
 import { OrderTracker } from '../domain/order-tracker.service';
+import { VaultOrderStore } from '../store/vault-order.store';
 
 /** Settles an order as soon as the relay announces its transaction's final status. */
 @Injectable()
@@ -14,7 +13,7 @@ export class OrderSignalListener implements OnApplicationBootstrap, OnModuleDest
   constructor(
     private readonly signals: TxSignalSubscriber,
     private readonly tracker: OrderTracker,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly orders: VaultOrderStore,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -32,8 +31,7 @@ export class OrderSignalListener implements OnApplicationBootstrap, OnModuleDest
     // Another feature's transaction (a signal whose publisher did not know the origin may still be a vault order's).
     if (signal.origin !== undefined && signal.origin !== 'vault') return;
     try {
-      const rows: Array<{ id: string }> = await this.db.query(`SELECT id FROM vault_orders WHERE relay_tx_id = $1 AND status = 'relaying'`, [txId]);
-      for (const row of rows) await this.tracker.track(row.id);
+      for (const id of await this.orders.relayingIdsOfRelayTx(txId)) await this.tracker.track(id);
     } catch (err) {
       this.logger.warn(`order update from the signal of ${txId} failed (the tracking job retries): ${(err as Error).message}`);
     }
