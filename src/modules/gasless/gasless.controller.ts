@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/commo
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Caller, CurrentCaller } from '../../common/http/authenticated-request';
-import { RateLimited } from '../rate-limit/rate-limited.decorator';
+import { RateLimited } from '../rate-limit';
 import type { GaslessQuoteView } from './domain/gasless-quote';
 import { GaslessQuoteService } from './domain/gasless-quote.service';
 import { GaslessStatusService } from './domain/gasless-status.service';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { ChainsModule } from '../chains/chains.module';
-import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { ChainsModule } from '../chains';
+import { RateLimitModule } from '../rate-limit';
 import { RelayCoreModule, RelayModule } from '../relay';
 import { SwapModule } from '../swap';
 import { GaslessQuoteService } from './domain/gasless-quote.service';

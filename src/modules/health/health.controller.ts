@@ -5,7 +5,7 @@ import Redis from 'ioredis';
 import { RawResponse } from '../../common/envelope/envelope-kind';
 import { Public } from '../../common/http/public.decorator';
 import { REDIS } from '../../redis/redis.module';
-import { ChainHealth, ChainHealthService } from '../chains/domain/chain-health.service';
+import { ChainHealth, ChainHealthService } from '../chains';
 import { DatabaseProbe } from './database-probe.store';
 
 interface Probe {

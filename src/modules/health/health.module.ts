@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ChainsModule } from '../chains/chains.module';
+import { ChainsModule } from '../chains';
 import { DatabaseProbe } from './database-probe.store';
 import { HealthController } from './health.controller';
 

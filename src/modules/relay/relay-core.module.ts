@@ -1,10 +1,10 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { QUEUES } from '../../queue/queue-names';
-import { AccountsModule } from '../accounts/accounts.module';
-import { ChainsModule } from '../chains/chains.module';
-import { PricingModule } from '../pricing/pricing.module';
-import { TxEventsModule } from '../tx-events/tx-events.module';
+import { AccountsModule } from '../accounts';
+import { ChainsModule } from '../chains';
+import { PricingModule } from '../pricing';
+import { TxEventsModule } from '../tx-events';
 import { FeeOracle } from './core/fee-oracle.service';
 import { Estimator } from './intake/estimator.service';
 import { RegionResolver } from './intake/region-resolver';

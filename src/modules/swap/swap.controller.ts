@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AppError } from '../../common/errors/app-error';
 import { Caller, CurrentCaller } from '../../common/http/authenticated-request';
-import { RateLimited } from '../rate-limit/rate-limited.decorator';
+import { RateLimited } from '../rate-limit';
 import { BuildByIdDto, QuoteQueryDto } from './dto/swap-requests.dto';
 import { SwapTxBuilder } from './execution/swap-tx-builder.service';
 import { QuoteStore } from './quotes/quote-store.service';

@@ -1,5 +1,5 @@
 import { microToUsd } from '../../common/money/usd';
-import type { RelayTransactionEntity, TxStatus } from '../relay/store/relay-transaction.entity';
+import type { RelayTransactionEntity, TxStatus } from '../relay';
 
 /** The webhook body and WebSocket event of decisions.md. */
 export interface TxNotification {

@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { REDIS } from '../../redis/redis.module';
-import type { RelayTransactionEntity, TxStatus } from '../relay/store/relay-transaction.entity';
+import type { RelayTransactionEntity, TxStatus } from '../relay';
 import { TxStatusEventStore } from './tx-status-event.store';
 import { notificationFor, TxNotification, TxSignal } from './tx-notification';
 

@@ -2,7 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { QUEUES } from '../../queue/queue-names';
-import { RelayCoreModule } from '../relay/relay-core.module';
+import { RelayCoreModule } from '../relay';
 import { ApyService } from './domain/apy.service';
 import { OrderTracker } from './domain/order-tracker.service';
 import { OrderTrackingQueue } from './domain/order-tracking.queue';

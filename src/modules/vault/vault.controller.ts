@@ -3,7 +3,7 @@ import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Caller, CurrentCaller } from '../../common/http/authenticated-request';
 import { ApiEnvelopedResponse } from '../../common/swagger/api-enveloped-response';
-import { RateLimited } from '../rate-limit/rate-limited.decorator';
+import { RateLimited } from '../rate-limit';
 import { PlanExecutionService } from './domain/plan-execution.service';
 import { VaultOrdersService } from './domain/vault-orders.service';
 import { VaultQuotesService } from './domain/vault-quotes.service';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '../accounts/accounts.module';
+import { AccountsModule } from '../accounts';
 import { WebhookDeadLetters } from './admin/dead-letters.service';
 import { WebhookStoresModule } from './store/webhook-stores.module';
 

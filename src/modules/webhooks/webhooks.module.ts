@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '../accounts/accounts.module';
-import { AdminGuard } from '../accounts/admin/admin.guard';
+import { AccountsModule } from '../accounts';
+import { AdminGuard } from '../accounts';
 import { AdminWebhooksController } from './admin/admin-webhooks.controller';
 import { SecretBox } from './crypto/secret-box';
 import { RegisterWebhooksPipe } from './registration/register-webhooks.pipe';

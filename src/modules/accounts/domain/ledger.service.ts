@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
+import { SqlRunner } from '../../../database/sql-store';
 import { AccountCounters } from '../store/account-counters';
 import { AccountStore, ReservationRequest } from '../store/account.store';
 import { AccountEntity } from '../store/account.entity';
@@ -45,10 +46,14 @@ export class LedgerService {
     });
   }
 
-  /** A reservation within every limit, in the caller's transaction; false when a limit or the balance refuses it. */
-  async reserveWithinLimits(em: EntityManager, r: ReservationRequest): Promise<boolean> {
+  /**
+   * A reservation within every limit, with its reserve entry, in one statement (on the pool or
+   * in the caller's transaction): the new balances, or null when a limit or the balance refuses it.
+   */
+  async reserveWithinLimits(runner: SqlRunner, r: ReservationRequest): Promise<Balances | null> {
     if (r.amountMicro < 0n) throw new AppError('VALIDATION_001', 'reservation must not be negative');
-    return (await this.accounts.reserve(r, em)) !== undefined;
+    const row = await this.accounts.reserve(r, runner);
+    return row ? { availableMicro: BigInt(row.available_micro), pendingMicro: BigInt(row.pending_micro) } : null;
   }
 
   /** `counters` alone, for settlements that went through `settle` or `release`. */

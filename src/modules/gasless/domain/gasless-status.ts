@@ -1,4 +1,4 @@
-import type { RelayTransactionEntity } from '../../relay/store/relay-transaction.entity';
+import type { RelayTransactionEntity } from '../../relay';
 import type { GaslessStatus } from '../entities/gasless-swap.entity';
 
 export interface GaslessProgress {

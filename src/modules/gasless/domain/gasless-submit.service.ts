@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { QueryFailedError } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import type { Caller } from '../../../common/http/authenticated-request';
-import { SubmissionService } from '../../relay/intake/submission.service';
+import { SubmissionService } from '../../relay';
 import { QuoteStore } from '../../swap';
 import type { SubmitGaslessSwapDto } from '../dto/gasless.dto';
 import { GaslessSwapEntity } from '../entities/gasless-swap.entity';

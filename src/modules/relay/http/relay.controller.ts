@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { Caller, CurrentCaller } from '../../../common/http/authenticated-request';
 import { Public } from '../../../common/http/public.decorator';
 import { ApiEnvelopedResponse } from '../../../common/swagger/api-enveloped-response';
-import { RateLimited } from '../../rate-limit/rate-limited.decorator';
+import { RateLimited } from '../../rate-limit';
 import { SubmissionService, Submitted } from '../intake/submission.service';
 import { SyncWaitService } from '../intake/sync-wait.service';
 import { TxQueryService } from './tx-query.service';

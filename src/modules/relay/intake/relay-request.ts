@@ -1,7 +1,7 @@
 import { getAddress, isHexString, Signature } from 'ethers';
 import { AppError } from '../../../common/errors/app-error';
 import { normalizeAddress } from '../../../common/evm/address';
-import { ChainDefinition } from '../../chains/domain/chain-definition';
+import { ChainDefinition } from '../../chains';
 import { SubmitTxDto } from '../http/dto/submit-tx.dto';
 import { StoredAuthorization, TransactionType } from '../store/relay-transaction.entity';
 

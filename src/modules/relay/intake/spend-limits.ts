@@ -1,7 +1,7 @@
 import { AppError } from '../../../common/errors/app-error';
 import { microToUsd } from '../../../common/money/usd';
-import { dailyConsumedMicro } from '../../accounts/domain/daily-window';
-import { AccountEntity } from '../../accounts/store/account.entity';
+import { dailyConsumedMicro } from '../../accounts';
+import { AccountEntity } from '../../accounts';
 
 /**
  * Names the account limit that refused a reservation. The decision itself is made in SQL by

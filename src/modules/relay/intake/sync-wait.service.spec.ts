@@ -1,4 +1,4 @@
-import { TxSignalSubscriber } from '../../tx-events/tx-signal.subscriber';
+import { TxSignalSubscriber } from '../../tx-events';
 import { RelayTransactionEntity } from '../store/relay-transaction.entity';
 import { SyncWaitService } from './sync-wait.service';
 import { TxQueryService } from '../http/tx-query.service';

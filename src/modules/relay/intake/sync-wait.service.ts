@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TxSignalSubscriber } from '../../tx-events/tx-signal.subscriber';
+import { TxSignalSubscriber } from '../../tx-events';
 import { RelayTransactionEntity } from '../store/relay-transaction.entity';
 import { TxQueryService } from '../http/tx-query.service';
 

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { NonceRecord, SignerNonceStore } from '../store/signer-nonce.store';
-import { ChainRegistry } from '../../chains/domain/chain-registry.service';
+import { ChainRegistry } from '../../chains';
 
 /**
  * Nonces per (chain, signer) from a database row, so any number of workers can sign for the

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { toQuantity } from 'ethers';
 import { AppConfig } from '../../../config/app-config';
-import { ChainRegistry } from '../../chains/domain/chain-registry.service';
+import { ChainRegistry } from '../../chains';
 import type { RelayTransactionEntity } from '../store/relay-transaction.entity';
 import { fromRpcReceipt, MinedReceipt } from '../core/mined-receipt';
 import { SettlementService } from './settlement.service';

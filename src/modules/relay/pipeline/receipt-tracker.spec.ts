@@ -1,5 +1,5 @@
 import type { AppConfig } from '../../../config/app-config';
-import type { ChainRegistry } from '../../chains/domain/chain-registry.service';
+import type { ChainRegistry } from '../../chains';
 import type { SettlementService } from './settlement.service';
 import { ReceiptTracker } from './receipt-tracker.service';
 

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config';
-import { ChainRegistry } from '../../chains/domain/chain-registry.service';
+import { ChainRegistry } from '../../chains';
 import { SendQueue } from './send-queue';
 import { RelayBroadcastEntity } from '../store/relay-broadcast.entity';
 import { RelayBroadcastStore } from '../store/relay-broadcast.store';

@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { keccak256, TransactionRequest } from 'ethers';
 import { AppConfig } from '../../../config/app-config';
-import { ChainRegistry } from '../../chains/domain/chain-registry.service';
-import { TxStatusPublisher } from '../../tx-events/tx-status.publisher';
+import { ChainRegistry } from '../../chains';
+import { TxStatusPublisher } from '../../tx-events';
 import { TRANSFER_GAS } from '../intake/estimator.service';
 import { bumpFees, FeeSettings, maxGasPrice } from '../core/fees';
 import { marketFees } from '../core/market-fees';
@@ -17,7 +17,7 @@ import { BroadcastOutcome, classifyBroadcastError } from './broadcast-error';
 import { BroadcastMarks } from './broadcast-marks';
 import { fromRpcReceipt } from '../core/mined-receipt';
 import { ReceiptTracker } from './receipt-tracker.service';
-import { notificationFor } from '../../tx-events/tx-notification';
+import { notificationFor } from '../../tx-events';
 
 export class TransientSendError extends Error {}
 export class PermanentSendError extends Error {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { keccak256 } from 'ethers';
-import { ChainRegistry } from '../../chains/domain/chain-registry.service';
+import { ChainRegistry } from '../../chains';
 import { TRANSFER_GAS } from '../intake/estimator.service';
 import { FeeSettings, maxGasPrice } from '../core/fees';
 import { FeeOracle } from '../core/fee-oracle.service';

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config';
-import { ChainHealthService } from '../../chains/domain/chain-health.service';
+import { ChainHealthService } from '../../chains';
 import { VaultShareSampleStore } from '../store/vault-share-sample.store';
 import { annualizedGrowth } from './apy-math';
 import { VaultReader } from './vault-reader.service';

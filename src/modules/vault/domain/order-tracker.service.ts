@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { ChainRegistry } from '../../chains/domain/chain-registry.service';
-import { TxQueryService } from '../../relay/http/tx-query.service';
+import { ChainRegistry } from '../../chains';
+import { TxQueryService } from '../../relay';
 import { VaultOrderEntity, OrderStatus } from '../entities/vault-order.entity';
 import { VaultOrderStore } from '../store/vault-order.store';
 import { ERC4626_IFACE } from './vault-abi';

@@ -4,7 +4,7 @@ import { getAddress, recoverAddress, Signature, verifyAuthorization } from 'ethe
 import { AppError } from '../../../common/errors/app-error';
 import { normalizeAddress } from '../../../common/evm/address';
 import { Caller } from '../../../common/http/authenticated-request';
-import { SubmissionService } from '../../relay/intake/submission.service';
+import { SubmissionService } from '../../relay';
 import { ExecutePlanRequestDto, SignedAuthorizationDto } from '../dto/vault-requests.dto';
 import { OrderDto } from '../dto/vault-responses.dto';
 import { VaultOrderEntity } from '../entities/vault-order.entity';

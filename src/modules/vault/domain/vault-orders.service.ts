@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../../common/errors/app-error';
 import { Caller } from '../../../common/http/authenticated-request';
-import { TxQueryService } from '../../relay/http/tx-query.service';
+import { TxQueryService } from '../../relay';
 import { OrderDto } from '../dto/vault-responses.dto';
 import { VaultOrderEntity } from '../entities/vault-order.entity';
 import { VaultOrderStore } from '../store/vault-order.store';

@@ -3,7 +3,7 @@ import { AppError } from '../../../common/errors/app-error';
 import { normalizeAddress } from '../../../common/evm/address';
 import { Caller } from '../../../common/http/authenticated-request';
 import { AppConfig } from '../../../config/app-config';
-import { ChainRegistry } from '../../chains/domain/chain-registry.service';
+import { ChainRegistry } from '../../chains';
 import { DepositQuoteRequestDto, WithdrawalRequestDto } from '../dto/vault-requests.dto';
 import { DepositQuoteDto, TxPayloadDto, WithdrawalQuoteDto } from '../dto/vault-responses.dto';
 import { VaultQuoteEntity } from '../entities/vault-quote.entity';

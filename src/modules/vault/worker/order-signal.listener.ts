@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { TxSignal } from '../../tx-events/tx-notification';
-import { TxSignalSubscriber } from '../../tx-events/tx-signal.subscriber';
+import { TxSignal } from '../../tx-events';
+import { TxSignalSubscriber } from '../../tx-events';
 import { OrderTracker } from '../domain/order-tracker.service';
 import { VaultOrderStore } from '../store/vault-order.store';
 

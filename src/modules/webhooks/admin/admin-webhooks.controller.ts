@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../../common/http/public.decorator';
-import { AdminGuard } from '../../accounts/admin/admin.guard';
+import { AdminGuard } from '../../accounts';
 import { DeadLetterDto, DeadLetterQueryDto, ReplayDeadLetterDto, ReplayedDto } from '../dto/dead-letter.dto';
 import { WebhookDeadLetters } from './dead-letters.service';
 

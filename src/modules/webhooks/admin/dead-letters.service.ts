@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import { AppError } from '../../../common/errors/app-error';
 import { AppConfig } from '../../../config/app-config';
 import { REDIS } from '../../../redis/redis.module';
-import { AccountsService } from '../../accounts/domain/accounts.service';
+import { AccountsService } from '../../accounts';
 import { DeadLetterDto, DeadLetterQueryDto, ReplayedDto } from '../dto/dead-letter.dto';
 import { WebhookDeliveryStore } from '../store/webhook-delivery.store';
 import { webhookWakeChannel } from '../webhook-wake';

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config';
-import { MetricsService } from '../../metrics/metrics.service';
+import { MetricsService } from '../../metrics';
 import { SecretBox } from '../crypto/secret-box';
 import { authSecretContext, signingSecretContext } from '../registration/secret-contexts';
 import { signedHeaders } from '../signing/standard-webhooks';

@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import Redis from 'ioredis';
 import { runWithTrace } from '../../../common/trace/trace-context';
 import { AppConfig } from '../../../config/app-config';
-import { TxSignalSubscriber } from '../../tx-events/tx-signal.subscriber';
+import { TxSignalSubscriber } from '../../tx-events';
 import { SecretBox } from '../crypto/secret-box';
 import { WebhookDeliveryStore } from '../store/webhook-delivery.store';
 import { webhookWakeChannel } from '../webhook-wake';

@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import { AppConfig } from '../../../config/app-config';
-import type { AccountEntity } from '../../accounts/store/account.entity';
+import type { AccountEntity } from '../../accounts';
 import { SecretBox } from '../crypto/secret-box';
 import { RegisteredWebhooksDto, RegisterWebhookDto, WebhookViewDto } from '../dto/register-webhook.dto';
 import { WebhookEntity } from '../entities/webhook.entity';

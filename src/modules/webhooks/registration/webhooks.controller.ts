@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RawResponse } from '../../../common/envelope/envelope-kind';
 import { Caller, CurrentCaller } from '../../../common/http/authenticated-request';
-import { ApiKeyOrJwt } from '../../auth/jwt/api-key-or-jwt.decorator';
+import { ApiKeyOrJwt } from '../../auth';
 import { RegisteredWebhooksDto, RegisterWebhookDto, RegisterWebhooksQueryDto } from '../dto/register-webhook.dto';
 import { RegisterWebhooksPipe } from './register-webhooks.pipe';
 import { WebhookRegistry } from './webhook-registry.service';

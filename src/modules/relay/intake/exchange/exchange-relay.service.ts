@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../../../../common/errors/app-error';
 import { Caller } from '../../../../common/http/authenticated-request';
-import { ChainDefinition } from '../../../chains/domain/chain-definition';
-import { TxStatusPublisher } from '../../../tx-events/tx-status.publisher';
+import { ChainDefinition } from '../../../chains';
+import { TxStatusPublisher } from '../../../tx-events';
 import { SubmitTxDto } from '../../http/dto/submit-tx.dto';
 import { statusOf } from '../../core/stage';
 import { RelayTransactionEntity } from '../../store/relay-transaction.entity';
