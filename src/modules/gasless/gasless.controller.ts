@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
+import { RegionResolver } from '../relay';
 import { Caller, CurrentCaller } from '../../common/http/authenticated-request';
 import { RateLimited } from '../rate-limit';
 import type { GaslessQuoteView } from './domain/gasless-quote';
@@ -20,6 +21,7 @@ export class GaslessController {
     private readonly quotes: GaslessQuoteService,
     private readonly submissions: GaslessSubmitService,
     private readonly statuses: GaslessStatusService,
+    private readonly regions: RegionResolver,
   ) {}
 
   @Get('quote')
@@ -36,7 +38,7 @@ export class GaslessController {
   @ApiOperation({ summary: 'Relay the settlement of a signed gasless quote; the calling account pays the gas' })
   @ApiOkResponse(CODE_ENVELOPE)
   submit(@CurrentCaller() caller: Caller, @Body() body: SubmitGaslessSwapDto, @Req() req: Request): Promise<GaslessSwapView> {
-    return this.submissions.submit(caller, body, req);
+    return this.submissions.submit(caller, body, this.regions.hintsOf(req));
   }
 
   @Get('status')

@@ -17,5 +17,6 @@ import { GaslessSwapStore } from './store/gasless-swap.store';
   imports: [ChainsModule, RateLimitModule, RelayCoreModule, RelayModule, SwapModule],
   controllers: [GaslessController],
   providers: [GaslessSwapStore, GaslessQuoteService, GaslessQuoteStore, GaslessSubmitService, GaslessStatusService, PermitNonceService, SettlerInfo],
+  exports: [GaslessStatusService],
 })
 export class GaslessModule {}

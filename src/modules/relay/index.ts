@@ -11,3 +11,7 @@ export type { RelayOrigin } from './store/relay-transaction.entity';
 export { RelayCoreModule } from './relay-core.module';
 export { RelayModule } from './relay.module';
 export { RelayWorkerModule } from './relay-worker.module';
+export { RegionResolver } from './intake/region-resolver';
+export type { RegionHints, RelayCommand } from './intake/relay-command';
+export { RelayOutcomes } from './outcomes/relay-outcomes';
+export type { RelayOutcome } from './outcomes/relay-outcomes';

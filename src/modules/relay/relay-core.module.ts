@@ -10,6 +10,7 @@ import { Estimator } from './intake/estimator.service';
 import { RegionResolver } from './intake/region-resolver';
 import { SendQueue } from './pipeline/send-queue';
 import { TxQueryService } from './http/tx-query.service';
+import { RelayOutcomes } from './outcomes/relay-outcomes';
 import { RelayBroadcastStore } from './store/relay-broadcast.store';
 import { RelayTransactionStore } from './store/relay-transaction.store';
 import { SignerNonceStore } from './store/signer-nonce.store';
@@ -27,7 +28,7 @@ import { SettlementService } from './pipeline/settlement.service';
     PricingModule,
     TxEventsModule,
   ],
-  providers: [RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RegionResolver, SignerPool, NonceManager, TopUpService, SettlementService, Estimator, FeeOracle, SendQueue, TxQueryService],
-  exports: [RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RegionResolver, SignerPool, NonceManager, TopUpService, SettlementService, Estimator, SendQueue, TxQueryService, AccountsModule, ChainsModule, PricingModule, TxEventsModule, BullModule],
+  providers: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RegionResolver, SignerPool, NonceManager, TopUpService, SettlementService, Estimator, FeeOracle, SendQueue, TxQueryService],
+  exports: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RegionResolver, SignerPool, NonceManager, TopUpService, SettlementService, Estimator, SendQueue, TxQueryService, AccountsModule, ChainsModule, PricingModule, TxEventsModule, BullModule],
 })
 export class RelayCoreModule {}

@@ -5,12 +5,17 @@ import { RelayCoreModule } from './relay-core.module';
 import { BroadcastMarks } from './pipeline/broadcast-marks';
 import { ReceiptTracker } from './pipeline/receipt-tracker.service';
 import { SendProcessor } from './pipeline/send.processor';
+import { Abandonment } from './pipeline/abandonment.service';
+import { ChainIo } from './pipeline/chain-io.service';
+import { DerivedFunding } from './pipeline/derived-funding.service';
+import { MinedCheck } from './pipeline/mined-check';
+import { NonceFiller } from './pipeline/nonce-filler';
 import { SenderService } from './pipeline/sender.service';
 
 /** Queue consumers, receipt tracking and the reconciler: loaded by APP_ROLE worker and all. */
 @Module({
   imports: [RelayCoreModule],
-  providers: [SenderService, BroadcastMarks, ReceiptTracker, SendProcessor, ReconcilerService, ReconcilerProcessor],
+  providers: [ChainIo, MinedCheck, NonceFiller, DerivedFunding, Abandonment, SenderService, BroadcastMarks, ReceiptTracker, SendProcessor, ReconcilerService, ReconcilerProcessor],
   exports: [ReconcilerService, SenderService],
 })
 export class RelayWorkerModule {}

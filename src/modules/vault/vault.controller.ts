@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
+import { RegionResolver } from '../relay';
 import { Caller, CurrentCaller } from '../../common/http/authenticated-request';
 import { ApiEnvelopedResponse } from '../../common/swagger/api-enveloped-response';
 import { RateLimited } from '../rate-limit';
@@ -20,6 +21,7 @@ export class VaultController {
     private readonly quotes: VaultQuotesService,
     private readonly execution: PlanExecutionService,
     private readonly orders: VaultOrdersService,
+    private readonly regions: RegionResolver,
   ) {}
 
   @Post('quotes')
@@ -46,7 +48,7 @@ export class VaultController {
   @ApiOperation({ summary: 'Execute a signed deposit or withdrawal plan with sponsored gas; opens an order' })
   @ApiEnvelopedResponse(OrderDto)
   execute(@CurrentCaller() caller: Caller, @Body() body: ExecutePlanRequestDto, @Req() req: Request): Promise<OrderDto> {
-    return this.execution.execute(caller, body, req);
+    return this.execution.execute(caller, body, this.regions.hintsOf(req));
   }
 
   @Get('orders/:id')

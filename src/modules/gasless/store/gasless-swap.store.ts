@@ -21,6 +21,10 @@ export class GaslessSwapStore extends SqlStore {
     return this.manager().findOneBy(GaslessSwapEntity, { id, userId });
   }
 
+  findByRelayTx(relayTxId: string): Promise<GaslessSwapEntity | null> {
+    return this.manager().findOneBy(GaslessSwapEntity, { relayTxId });
+  }
+
   async setProgress(id: string, progress: GaslessProgress): Promise<void> {
     await this.manager().update(GaslessSwapEntity, { id }, progress);
   }

@@ -14,6 +14,7 @@ import { SubmitSignedTxDto, SubmitSignedTxResultDto } from './dto/submit-signed-
 import { TxRecordDto } from './dto/tx-record.dto';
 import { QuoteResultDto, SubmitTxDto, SubmitTxResultDto } from './dto/submit-tx.dto';
 import { FundingSignedService } from '../intake/funding-signed.service';
+import { RegionResolver } from '../intake/region-resolver';
 
 const REGION_HEADER = { name: 'X-Relay-Region', required: false, description: 'region pin; wins over the body region' };
 
@@ -25,6 +26,7 @@ export class RelayController {
     private readonly sync: SyncWaitService,
     private readonly txs: TxQueryService,
     private readonly fundingSigned: FundingSignedService,
+    private readonly regions: RegionResolver,
   ) {}
 
   @Post('submit-tx')
@@ -33,7 +35,7 @@ export class RelayController {
   @ApiHeader(REGION_HEADER)
   @ApiEnvelopedResponse(SubmitTxResultDto, { status: 201 })
   submit(@CurrentCaller() caller: Caller, @Body() body: SubmitTxDto, @Req() req: Request): Promise<Submitted> {
-    return this.submissions.submit(caller, body, req);
+    return this.submissions.submit({ caller, tx: body, region: this.regions.hintsOf(req) });
   }
 
   @Post('submit-tx-sync')
@@ -44,7 +46,7 @@ export class RelayController {
   @ApiEnvelopedResponse(TxRecordDto)
   @ApiEnvelopedResponse(TxRecordDto, { status: 202, description: 'timed out (timedOut true); the transaction keeps being relayed' })
   async submitSync(@CurrentCaller() caller: Caller, @Body() body: SubmitTxSyncDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<TxRecord> {
-    const { txId } = await this.submissions.submit(caller, body.tx, req);
+    const { txId } = await this.submissions.submit({ caller, tx: body.tx, region: this.regions.hintsOf(req) });
     const { tx, timedOut } = await this.sync.wait(txId, body.timeoutMs ?? DEFAULT_SYNC_TIMEOUT_MS, body.returnOnTxHash ?? false);
     const record = toTxRecord(tx, { includeReceipt: body.includeReceipt, includeRevertInfo: body.includeRevertInfo });
     if (timedOut) {
@@ -59,7 +61,7 @@ export class RelayController {
   @ApiOperation({ summary: 'Estimate cost without queueing or charging' })
   @ApiEnvelopedResponse(QuoteResultDto, { status: 201 })
   quote(@CurrentCaller() caller: Caller, @Body() body: SubmitTxDto, @Req() req: Request) {
-    return this.submissions.quote(caller, body, req);
+    return this.submissions.quote({ caller, tx: body, region: this.regions.hintsOf(req) });
   }
 
   @Post('submit-signed-tx')
@@ -67,7 +69,7 @@ export class RelayController {
   @ApiOperation({ summary: 'Top up the sender of a user-signed transaction to minBalanceRequired, then broadcast and track it (funding-signed)' })
   @ApiEnvelopedResponse(SubmitSignedTxResultDto, { status: 201 })
   submitSigned(@CurrentCaller() caller: Caller, @Body() body: SubmitSignedTxDto, @Req() req: Request) {
-    return this.fundingSigned.submit(caller, body, req);
+    return this.fundingSigned.submit(caller, body, this.regions.hintsOf(req));
   }
 
   @Public()

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { Request } from 'express';
 import { Transaction } from 'ethers';
 import { AppError } from '../../../common/errors/app-error';
 import { Caller } from '../../../common/http/authenticated-request';
@@ -11,6 +10,7 @@ import { weiToMicroUsd } from '../core/fees';
 import { PendingWriter } from './pending-writer.service';
 import { RegionResolver } from './region-resolver';
 import { RelayRequest } from './relay-request';
+import { RegionHints } from './relay-command';
 import { SendQueue } from '../pipeline/send-queue';
 import { SubmitSignedTxDto } from '../http/dto/submit-signed-tx.dto';
 import { RelayBroadcastStore } from '../store/relay-broadcast.store';
@@ -39,7 +39,7 @@ export class FundingSignedService {
     private readonly pending: PendingWriter,
   ) {}
 
-  async submit(caller: Caller, dto: SubmitSignedTxDto, http: Pick<Request, 'header'>): Promise<{ txId: string; estimatedCostUSD: number; fundingTxHash: string | null }> {
+  async submit(caller: Caller, dto: SubmitSignedTxDto, hints: RegionHints): Promise<{ txId: string; estimatedCostUSD: number; fundingTxHash: string | null }> {
     const chain = this.chains.get(dto.chainId);
     if (chain.capabilities.exchangeAction || caller.account.disabledChainIds.includes(chain.chainId)) {
       throw new AppError('CHAIN_001', `chain ${chain.chainId} does not take signed EVM transactions here`);
@@ -67,7 +67,7 @@ export class FundingSignedService {
     };
     const estimate = await this.estimator.estimate(request, signed.from, { derivedSender: false });
     const topUpWei = estimate.minBalanceRequired > balance ? estimate.minBalanceRequired - balance : 0n;
-    const region = this.regions.resolve(http, undefined);
+    const region = this.regions.resolve(hints, undefined);
     const transferGasWei = topUpWei > 0n ? await this.topUps.maxTransferGasWei(chain.chainId) : 0n;
     const fundingWei = (topUpWei * (100n + FUNDING_FEE_PERCENT)) / 100n + transferGasWei;
     const costMicro = weiToMicroUsd(fundingWei, estimate.usdPerNative, chain.nativeCurrency.decimals);

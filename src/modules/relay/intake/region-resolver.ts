@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
+import type { RegionHints } from './relay-command';
 import { AppConfig } from '../../../config/app-config';
 
 /** Continent defaults for countries the operator did not map (ISO 3166-1 alpha-2). */
@@ -37,12 +38,17 @@ export class RegionResolver {
     this.countries = { ...DEFAULT_COUNTRY_REGIONS, ...custom };
   }
 
-  resolve(req: Pick<Request, 'header'>, bodyRegion: string | undefined): string {
-    const header = req.header('x-relay-region')?.trim().toLowerCase();
+  /** The region hints of an HTTP request, read once at the edge so services never see the request. */
+  hintsOf(req: Pick<Request, 'header'>): RegionHints {
+    return { header: req.header('x-relay-region'), country: req.header(this.config.RELAY_COUNTRY_HEADER) };
+  }
+
+  resolve(hints: RegionHints, bodyRegion: string | undefined): string {
+    const header = hints.header?.trim().toLowerCase();
     if (header && this.active.has(header)) return header;
     const body = bodyRegion?.trim().toLowerCase();
     if (body && this.active.has(body)) return body;
-    const country = req.header(this.config.RELAY_COUNTRY_HEADER)?.trim().toUpperCase();
+    const country = hints.country?.trim().toUpperCase();
     const byCountry = country ? this.countries[country] : undefined;
     if (byCountry && this.active.has(byCountry)) return byCountry;
     return this.config.RELAY_DEFAULT_REGION;

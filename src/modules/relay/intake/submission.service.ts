@@ -1,20 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
-import type { Request } from 'express';
 import { microToUsd } from '../../../common/money/usd';
-import { Caller } from '../../../common/http/authenticated-request';
 import { AppError } from '../../../common/errors/app-error';
 import { ChainRegistry } from '../../chains';
 import { MetricsService } from '../../metrics';
 import { TxStatusPublisher } from '../../tx-events';
-import { SubmitTxDto } from '../http/dto/submit-tx.dto';
-import { RelayTransactionEntity } from '../store/relay-transaction.entity';
 import { ExchangeRelayService } from './exchange/exchange-relay.service';
 import { SignerPool } from '../core/signer-pool.service';
 import { Estimate, Estimator } from './estimator.service';
 import { PendingWriter } from './pending-writer.service';
 import { parseRelayRequest, RelayRequest } from './relay-request';
 import { RegionResolver } from './region-resolver';
+import { RelayCommand } from './relay-command';
 import { toJobRow } from '../pipeline/send-job-row';
 import { SendQueue } from '../pipeline/send-queue';
 
@@ -43,26 +39,24 @@ export class SubmissionService {
   ) {}
 
   /** POST /api/quote: the same estimate, nothing stored. */
-  async quote(caller: Caller, dto: SubmitTxDto, http: Pick<Request, 'header'>): Promise<{ costUSD: number; minBalanceRequired: string }> {
+  async quote(command: Omit<RelayCommand, 'within' | 'origin'>): Promise<{ costUSD: number; minBalanceRequired: string }> {
+    const { tx: dto } = command;
     // Exchange actions cost nothing and need no native balance.
     if (this.chains.get(dto.chainId).capabilities.exchangeAction) return { costUSD: 0, minBalanceRequired: '0' };
-    const { estimate } = await this.prepare(caller, dto, http);
+    const { estimate } = await this.prepare(command);
     return { costUSD: microToUsd(estimate.costMicro), minBalanceRequired: estimate.minBalanceRequired.toString() };
   }
 
-  /**
-   * `within` lets a feature write its own record in the same database transaction as the relay
-   * row (EVM chains), so the two exist together or not at all; what it throws aborts the submission.
-   */
-  async submit(caller: Caller, dto: SubmitTxDto, http: Pick<Request, 'header'>, within?: (em: EntityManager, tx: RelayTransactionEntity) => Promise<void>): Promise<Submitted> {
+  async submit(command: RelayCommand): Promise<Submitted> {
+    const { caller, tx: dto, within } = command;
     const chain = this.chains.get(dto.chainId);
     if (chain.capabilities.exchangeAction) {
       if (within) throw new AppError('VALIDATION_001', `chain ${chain.chainId} takes exchange actions, not EVM transactions`);
       if (caller.account.disabledChainIds.includes(chain.chainId)) throw new AppError('CHAIN_001', `chain ${chain.chainId} is disabled for this account`);
-      const tx = await this.exchange.submit(caller, dto, chain, this.regions.resolve(http, dto.region));
+      const tx = await this.exchange.submit(caller, dto, chain, this.regions.resolve(command.region, dto.region));
       return { txId: tx.id, estimatedCostUSD: 0 };
     }
-    const { request, region, estimate } = await this.prepare(caller, dto, http);
+    const { request, region, estimate } = await this.prepare(command);
     const { tx, notification } = await this.pending.write(
       caller.account.id,
       {
@@ -79,6 +73,7 @@ export class SubmissionService {
         submitRegion: region,
         derivationPath: request.derivationPath,
         authorizationList: request.authorizationList,
+        origin: command.origin ?? null,
       },
       estimate.costMicro,
       request.maxUsd,
@@ -90,12 +85,12 @@ export class SubmissionService {
     return { txId: tx.id, estimatedCostUSD: microToUsd(estimate.costMicro) };
   }
 
-  private async prepare(caller: Caller, dto: SubmitTxDto, http: Pick<Request, 'header'>): Promise<{ request: RelayRequest; region: string; estimate: Estimate }> {
+  private async prepare({ caller, tx: dto, region: hints }: Omit<RelayCommand, 'within' | 'origin'>): Promise<{ request: RelayRequest; region: string; estimate: Estimate }> {
     const chain = this.chains.get(dto.chainId);
     if (chain.capabilities.exchangeAction) throw new AppError('VALIDATION_001', `chain ${chain.chainId} takes exchange actions, not EVM transactions`);
     if (caller.account.disabledChainIds.includes(chain.chainId)) throw new AppError('CHAIN_001', `chain ${chain.chainId} is disabled for this account`);
     const request = parseRelayRequest(dto, chain);
-    const region = this.regions.resolve(http, dto.region);
+    const region = this.regions.resolve(hints, dto.region);
     const derived = request.derivationPath ? this.signers.derive(request.derivationPath) : null;
     const from = derived?.address ?? this.signers.poolAddresses(region)[0];
     const estimate = await this.estimator.estimate(request, from, { derivedSender: derived !== null });

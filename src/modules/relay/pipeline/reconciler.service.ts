@@ -7,7 +7,8 @@ import { RelayBroadcastStore } from '../store/relay-broadcast.store';
 import { SignerNonceStore } from '../store/signer-nonce.store';
 import { RelayTransactionStore } from '../store/relay-transaction.store';
 import { ReceiptTracker } from './receipt-tracker.service';
-import { SenderService } from './sender.service';
+import { MinedCheck } from './mined-check';
+import { NonceFiller } from './nonce-filler';
 import { NonceManager } from './nonce-manager.service';
 import { SignerPool } from '../core/signer-pool.service';
 
@@ -45,7 +46,8 @@ export class ReconcilerService {
     private readonly config: AppConfig,
     private readonly signers: SignerPool,
     private readonly nonces: NonceManager,
-    private readonly sender: SenderService,
+    private readonly mined: MinedCheck,
+    private readonly filler: NonceFiller,
   ) {}
 
   async reconcile(): Promise<ReconcileReport> {
@@ -73,7 +75,7 @@ export class ReconcilerService {
         // Broadcast moments ago, or watched by this process's tracker and not yet due for a
         // replacement: the tracker finds it with one call per block, no receipt call per row here.
         if (age < quietMs || (age <= this.config.RELAY_REPLACE_AFTER_MS && this.tracker.isTracking(tx.id))) continue;
-        if (await this.sender.settleIfMined(tx, sent)) {
+        if (await this.mined.settleIfMined(tx, sent)) {
           report.settled++;
           continue;
         }
@@ -110,7 +112,7 @@ export class ReconcilerService {
           const owned = await this.broadcastRows.ownedNonces(chain.chainId, address.toLowerCase(), onChain);
           for (let nonce = onChain; nonce < database && nonce < onChain + MAX_FILLS_PER_PASS; nonce++) {
             if (owned.has(nonce.toString())) continue;
-            await this.sender.fillNonce(chain.chainId, signer, nonce);
+            await this.filler.fill(chain.chainId, signer, nonce);
             filled++;
           }
         } catch (err) {

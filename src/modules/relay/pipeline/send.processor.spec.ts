@@ -1,6 +1,8 @@
-import { PermanentSendError, SenderService } from './sender.service';
+import type { Abandonment } from './abandonment.service';
+import { PermanentSendError } from './send-errors';
+import type { SenderService } from './sender.service';
 import { SendProcessor } from './send.processor';
-import { SettlementService } from './settlement.service';
+import type { SettlementService } from './settlement.service';
 import type { Job } from 'bullmq';
 import type { SendJob } from './send-queue';
 
@@ -9,9 +11,10 @@ describe('SendProcessor giving up', () => {
 
   function processorWith(abandon: () => Promise<boolean>) {
     const failUnsent = jest.fn().mockResolvedValue(undefined);
-    const sender = { send: jest.fn().mockRejectedValue(new PermanentSendError('refused')), abandon: jest.fn(abandon) } as unknown as SenderService;
+    const sender = { send: jest.fn().mockRejectedValue(new PermanentSendError('refused')) } as unknown as SenderService;
+    const abandonment = { safeToFail: jest.fn(abandon) } as unknown as Abandonment;
     const settlement = { failUnsent } as unknown as SettlementService;
-    const processor = new SendProcessor(sender, settlement, {} as never, {} as never, {} as never);
+    const processor = new SendProcessor(sender, abandonment, settlement, {} as never, {} as never, {} as never);
     return { processor, failUnsent };
   }
 

@@ -7,7 +7,9 @@ import { QUEUES } from '../../../queue/queue-names';
 import { fromJobRow } from './send-job-row';
 import { SendJob, SendQueue } from './send-queue';
 import { RelayTransactionStore } from '../store/relay-transaction.store';
-import { PermanentSendError, SenderService, TransientSendError } from './sender.service';
+import { Abandonment } from './abandonment.service';
+import { PermanentSendError, TransientSendError } from './send-errors';
+import { SenderService } from './sender.service';
 import { SettlementService } from './settlement.service';
 
 /**
@@ -24,6 +26,7 @@ export class SendProcessor extends WorkerHost implements OnModuleInit {
 
   constructor(
     private readonly sender: SenderService,
+    private readonly abandonment: Abandonment,
     private readonly settlement: SettlementService,
     private readonly queue: SendQueue,
     private readonly config: AppConfig,
@@ -56,7 +59,7 @@ export class SendProcessor extends WorkerHost implements OnModuleInit {
    * (or whose state the chain cannot tell now) stays PENDING for the tracker and reconciler.
    */
   private async giveUp(txId: string, reason: string): Promise<void> {
-    const safe = await this.sender.abandon(txId).catch((err: Error) => {
+    const safe = await this.abandonment.safeToFail(txId).catch((err: Error) => {
       this.logger.error(`could not check ${txId} on chain before failing it: ${err.message}`);
       return false;
     });

@@ -1,10 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { Request } from 'express';
 import { getAddress, recoverAddress, Signature, verifyAuthorization } from 'ethers';
 import { AppError } from '../../../common/errors/app-error';
 import { normalizeAddress } from '../../../common/evm/address';
 import { Caller } from '../../../common/http/authenticated-request';
-import { SubmissionService } from '../../relay';
+import { RegionHints, SubmissionService } from '../../relay';
 import { ExecutePlanRequestDto, SignedAuthorizationDto } from '../dto/vault-requests.dto';
 import { OrderDto } from '../dto/vault-responses.dto';
 import { VaultOrderEntity } from '../entities/vault-order.entity';
@@ -38,7 +37,7 @@ export class PlanExecutionService {
     private readonly tracking: OrderTrackingQueue,
   ) {}
 
-  async execute(caller: Caller, dto: ExecutePlanRequestDto, http: Pick<Request, 'header'>): Promise<OrderDto> {
+  async execute(caller: Caller, dto: ExecutePlanRequestDto, region: RegionHints): Promise<OrderDto> {
     const quote = await this.usableQuote(caller, dto.quoteId);
     const delegate = this.delegates.get(quote.chainId);
     this.checkExecuteSignature(quote, dto.executeSignature);
@@ -56,11 +55,12 @@ export class PlanExecutionService {
     let order: VaultOrderEntity | undefined;
     // The quote is taken and the order written in the relay row's own transaction: a refused
     // submission leaves the quote usable, an accepted one always has its order.
-    await this.submissions.submit(
+    await this.submissions.submit({
       caller,
-      { chainId: quote.chainId, to: getAddress(quote.userAddress), callData, value: '0', label: vaultLabel(quote.kind, quote.id), authorizationList },
-      http,
-      async (em, tx) => {
+      tx: { chainId: quote.chainId, to: getAddress(quote.userAddress), callData, value: '0', label: vaultLabel(quote.kind, quote.id), authorizationList },
+      region,
+      origin: 'vault',
+      within: async (em, tx) => {
         if (!(await this.quotes.consume(quote.id, em))) throw new AppError('RESOURCE_001', `quote ${quote.id} is unknown, used or expired; request a fresh quote`);
         order = await this.orders.open({
           accountId: caller.account.id,
@@ -78,7 +78,7 @@ export class PlanExecutionService {
           failureReason: null,
         }, em);
       },
-    );
+    });
     if (!order) throw new AppError('SYSTEM_001', 'the vault order was not recorded');
     await this.tracking.schedule(order.id);
     this.logger.log(`vault ${quote.kind} order ${order.id} relaying as ${order.relayTxId}`);
