@@ -1,5 +1,5 @@
 import tseslint from 'typescript-eslint';
-import boundaries from './eslint/module-boundaries.mjs';
+import boundaries from './eslint/module-boundaries.cjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.local/**', 'coverage/**'] },

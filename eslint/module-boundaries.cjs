@@ -1,4 +1,5 @@
-import path from 'node:path';
+'use strict';
+const path = require('node:path');
 
 /**
  * A module under src/modules/<name>/ is used by others only through its public surface,
@@ -15,7 +16,7 @@ const moduleOf = (file) => {
 
 const isSurface = (rest) => rest === '' || rest === 'index' || rest === 'index.ts';
 
-export const moduleBoundaries = {
+const moduleBoundaries = {
   meta: {
     type: 'problem',
     docs: { description: "import another module only through its index.ts" },
@@ -43,4 +44,4 @@ export const moduleBoundaries = {
   },
 };
 
-export default { rules: { 'module-boundaries': moduleBoundaries } };
+module.exports = { rules: { 'module-boundaries': moduleBoundaries } };
