@@ -9,6 +9,13 @@ describe('usd', () => {
     expect(usdToMicro('-3.25')).toBe(-3_250_000n);
   });
 
+  it('parses numbers of 1e21 and more, which JavaScript prints in exponent notation', () => {
+    expect(usdToMicro(1e21)).toBe(10n ** 27n);
+    expect(usdToMicro(-1e21)).toBe(-(10n ** 27n));
+    expect(usdToMicro(1e300)).toBe(BigInt(1e300) * 1_000_000n);
+    expect(() => usdToMicro(Number.POSITIVE_INFINITY)).toThrow(RangeError);
+  });
+
   it('truncates beyond micro precision instead of rounding through floats', () => {
     expect(usdToMicro('1.0000009')).toBe(1_000_000n);
   });

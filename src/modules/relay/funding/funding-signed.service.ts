@@ -19,6 +19,7 @@ import { RelayBroadcastEntity } from '../entities/relay-broadcast.entity';
 import { RelayTransactionEntity } from '../entities/relay-transaction.entity';
 import { SettlementService } from '../sending/settlement.service';
 import { TopUpService } from '../signers/top-up.service';
+import { isDuplicateBroadcast, previousSubmission } from './signed-resubmission';
 
 
 /**
@@ -46,6 +47,8 @@ export class FundingSignedService {
       throw new AppError('CHAIN_001', `chain ${chain.chainId} does not take signed EVM transactions here`);
     }
     const signed = parseSigned(dto.signedTx, chain.chainId);
+    const previous = await previousSubmission(this.dataSource, signed.hash, caller.account.id);
+    if (previous) return previous;
     const provider = this.chains.provider(chain.chainId);
     const [pendingNonce, balance] = await Promise.all([provider.getTransactionCount(signed.from, 'pending'), provider.getBalance(signed.from)]);
     if (BigInt(signed.nonce) !== BigInt(pendingNonce)) {
@@ -73,7 +76,7 @@ export class FundingSignedService {
     const fundingWei = (topUpWei * (100n + FUNDING_FEE_PERCENT)) / 100n + transferGasWei;
     const costMicro = weiToMicroUsd(fundingWei, estimate.usdPerNative, chain.nativeCurrency.decimals);
 
-    const { tx, notification } = await this.pending.write(
+    const written = await this.pending.write(
       caller.account.id,
       {
         chainId: chain.chainId,
@@ -110,7 +113,16 @@ export class FundingSignedService {
           broadcastAt: null,
         });
       },
-    );
+    ).catch(async (err: unknown) => {
+      if (!isDuplicateBroadcast(err)) throw err;
+      return previousSubmission(this.dataSource, signed.hash, caller.account.id);
+    });
+    if (!written || 'txId' in written) {
+      // A concurrent submission of the same bytes got there first; its answer is this one's.
+      if (written) return written;
+      throw new AppError('VALIDATION_001', 'this signed transaction was already submitted');
+    }
+    const { tx, notification } = written;
     await this.publisher.publish('status', notification);
     // The top-up is signed (a pool nonce allocated) only once the record and reservation exist,
     // so a refused submission never leaves a nonce gap; the send job waits for it to be mined.
