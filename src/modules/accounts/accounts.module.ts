@@ -15,6 +15,6 @@ import { UserController } from './user.controller';
   imports: [TypeOrmModule.forFeature([AccountEntity, ApiKeyEntity, LedgerEntryEntity])],
   controllers: [UserController, AdminController],
   providers: [AccountsService, ApiKeysService, ApiKeyCache, LedgerService, AdminGuard],
-  exports: [AccountsService, ApiKeysService, LedgerService],
+  exports: [AccountsService, ApiKeysService, ApiKeyCache, LedgerService],
 })
 export class AccountsModule {}
