@@ -99,6 +99,10 @@ export class AppConfig {
   @IsInt() @Min(1)
   RATE_LIMIT_PER_MINUTE: number = 600;
 
+  /** Wallet-login requests (message and verify together) per client IP per minute. */
+  @IsInt() @Min(1)
+  LOGIN_RATE_LIMIT_PER_MINUTE: number = 30;
+
   // --- relay ---
   /** Mnemonic of the relayer pools: region i, key j is m/44'/60'/i'/0/j (same keys on every chain). */
   @Matches(/^([a-z]+ ){11,23}[a-z]+$/, { message: 'RELAYER_MNEMONIC must be a 12 to 24 word BIP-39 mnemonic' })

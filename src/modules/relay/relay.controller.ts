@@ -13,6 +13,7 @@ import { DEFAULT_SYNC_TIMEOUT_MS, flag, SubmitTxSyncDto, TxQueryDto } from './dt
 import { SubmitSignedTxDto, SubmitSignedTxResultDto } from './dto/submit-signed-tx.dto';
 import { TxRecordDto } from './dto/tx-record.dto';
 import { QuoteResultDto, SubmitTxDto, SubmitTxResultDto } from './dto/submit-tx.dto';
+import { FundingQuoteService } from './funding/funding-quote.service';
 import { FundingSignedService } from './funding/funding-signed.service';
 
 const REGION_HEADER = { name: 'X-Relay-Region', required: false, description: 'region pin; wins over the body region' };
@@ -25,6 +26,7 @@ export class RelayController {
     private readonly sync: SyncWaitService,
     private readonly txs: TxQueryService,
     private readonly fundingSigned: FundingSignedService,
+    private readonly fundingQuotes: FundingQuoteService,
   ) {}
 
   @Post('submit-tx')
@@ -59,6 +61,7 @@ export class RelayController {
   @ApiOperation({ summary: 'Estimate cost without queueing or charging' })
   @ApiEnvelopedResponse(QuoteResultDto, { status: 201 })
   quote(@CurrentCaller() caller: Caller, @Body() body: SubmitTxDto, @Req() req: Request) {
+    if (body.transactionType === 'funding-signed') return this.fundingQuotes.quote(caller, body, req);
     return this.submissions.quote(caller, body, req);
   }
 

@@ -3,6 +3,7 @@ import { PendingWriter } from './domain/pending-writer.service';
 import { SubmissionService } from './domain/submission.service';
 import { SyncWaitService } from './domain/sync-wait.service';
 import { ExchangeRelayService } from './exchange/exchange-relay.service';
+import { FundingQuoteService } from './funding/funding-quote.service';
 import { FundingSignedService } from './funding/funding-signed.service';
 import { RelayController } from './relay.controller';
 import { RelayCoreModule } from './relay-core.module';
@@ -11,7 +12,7 @@ import { RelayCoreModule } from './relay-core.module';
 @Module({
   imports: [RelayCoreModule],
   controllers: [RelayController],
-  providers: [PendingWriter, SubmissionService, SyncWaitService, ExchangeRelayService, FundingSignedService],
+  providers: [PendingWriter, SubmissionService, SyncWaitService, ExchangeRelayService, FundingSignedService, FundingQuoteService],
   exports: [SubmissionService, SyncWaitService],
 })
 export class RelayModule {}
