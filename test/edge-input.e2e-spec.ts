@@ -1,6 +1,6 @@
 import { Wallet } from 'ethers';
 import { mintCall, provider, randomAddress, testChain, token } from './support/chain-fixtures';
-import { createAccount, createTestApp, TestApp } from './support/test-app';
+import { adminAuth, createAccount, createTestApp, TestApp } from './support/test-app';
 import { waitForTx } from './support/wait-for-tx';
 
 /** Regression tests of issue 17's causes: input that used to answer 5xx now gets a 4xx in the path's envelope. */
@@ -97,6 +97,25 @@ describe('API edge: bad input never gets a 5xx', () => {
     it('value above uint256 is 400 VALIDATION_001', async () => {
       const res = await t.http().post('/api/submit-tx').set('api-key', apiKey).send({ ...okTx(), value: (2n ** 256n).toString() }).expect(400);
       expect(code(res)).toBe('VALIDATION_001');
+    });
+  });
+
+  describe('USD amounts of the admin API printed in exponent notation (found by the fuzz test)', () => {
+    it.each([
+      ['PATCH', 'limits', { perTxLimit: 1e-7 }],
+      ['PATCH', 'limits', { dailyLimit: -1e-323 }],
+      ['POST', 'credit', { usd: 5e-7 }],
+    ])('%s %s %j is 400 VALIDATION_004', async (method, action, body) => {
+      const { address } = await createAccount(t, 1);
+      const path = `/admin/accounts/${address}/${action}`;
+      const res = await (method === 'PATCH' ? t.http().patch(path) : t.http().post(path)).set(adminAuth).send(body).expect(400);
+      expect(code(res)).toBe('VALIDATION_004');
+      expect(res.body.error.message).toMatch(/at most 6 decimal places/);
+    });
+
+    it('POST /admin/accounts with creditUsd 1e-7 is 400 VALIDATION_004', async () => {
+      const res = await t.http().post('/admin/accounts').set(adminAuth).send({ address: randomAddress(), creditUsd: 1e-7 }).expect(400);
+      expect(code(res)).toBe('VALIDATION_004');
     });
   });
 

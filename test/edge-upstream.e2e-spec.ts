@@ -27,7 +27,7 @@ function rawHttp(port: number, bytes: string): Promise<{ status: number; headers
 }
 
 /** A request from a chosen loopback address, so per-IP windows of different tests never meet. */
-function fromIp(port: number, localAddress: string, path: string, body: unknown): Promise<{ status: number; headers: Record<string, unknown>; body: any }> {
+function fromIp(port: number, localAddress: string, path: string, body: unknown): Promise<{ status: number; headers: Record<string, unknown>; body: { error?: { code: string } } }> {
   return new Promise((resolve, reject) => {
     const payload = JSON.stringify(body);
     const req = httpRequest({ host: '127.0.0.1', port, path, method: 'POST', localAddress, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {

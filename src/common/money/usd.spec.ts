@@ -1,3 +1,4 @@
+import { isUsdNumber } from './is-usd-number';
 import { microToUsd, usdToMicro } from './usd';
 
 describe('usd', () => {
@@ -29,5 +30,22 @@ describe('usd', () => {
   it('converts back to the JSON number clients see', () => {
     expect(microToUsd(12_345_678n)).toBe(12.345678);
     expect(microToUsd(0n)).toBe(0);
+  });
+});
+
+describe('isUsdNumber', () => {
+  it('takes numbers with at most 6 decimal places, printed in any notation', () => {
+    expect(isUsdNumber(12.5)).toBe(true);
+    expect(isUsdNumber(0.000001)).toBe(true);
+    expect(isUsdNumber(1e21)).toBe(true);
+    expect(isUsdNumber(0)).toBe(true);
+  });
+
+  it('refuses finer amounts without throwing, exponent notation included', () => {
+    expect(isUsdNumber(0.0000001)).toBe(false);
+    expect(isUsdNumber(-1e-323)).toBe(false);
+    expect(isUsdNumber(0.1 + 0.2)).toBe(false);
+    expect(isUsdNumber(Number.NaN)).toBe(false);
+    expect(isUsdNumber('1')).toBe(false);
   });
 });
