@@ -383,11 +383,17 @@ describe('API edge fuzz: every endpoint, generated malformed input', () => {
     const failures = outcomes.map((o) => ({ o, why: judge(o) })).filter((f) => f.why !== undefined);
     const count = (prefix: string) => failures.filter((f) => f.why!.startsWith(prefix)).length;
     const byStatus = outcomes.reduce<Record<string, number>>((acc, o) => ((acc[o.status] = (acc[o.status] ?? 0) + 1), acc), {});
+    const assigned = outcomes
+      .filter((o) => o.status >= 500)
+      .reduce<Record<string, number>>((acc, o) => {
+        const key = `${o.sample.endpoint.path} ${/"code":"(\w+)"/.exec(o.body)?.[1] ?? o.status}`;
+        return (acc[key] = (acc[key] ?? 0) + 1), acc;
+      }, {});
     const endpoints = new Set(outcomes.map((o) => `${o.sample.endpoint.method} ${o.sample.endpoint.path}`));
     console.log(
       [
         `edge fuzz: seed ${SEED}, ${outcomes.length} requests across ${endpoints.size} endpoints in ${seconds.toFixed(1)} s`,
-        `  statuses: ${JSON.stringify(byStatus)}`,
+        `  statuses: ${JSON.stringify(byStatus)}; 5xx by endpoint and code: ${JSON.stringify(assigned)}`,
         `  unassigned 5xx: ${count('unassigned 5xx')}, slow (> ${SLOW_MS} ms): ${count('slow')}, off envelope: ${count('off envelope')}, ` +
           `not a catalog code or wrong status: ${count('not a catalog code') + count('status ') + count('wrong category')}, transport errors: ${count('transport')}`,
         ...failures.slice(0, 15).map(({ o, why }) => `  ${why}: ${o.sample.endpoint.method} ${o.sample.path} ${JSON.stringify(o.sample.query).slice(0, 400)} ${String(o.sample.body).slice(0, 1000)} -> ${o.status} ${o.body.slice(0, 200)}`),

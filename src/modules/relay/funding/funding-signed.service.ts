@@ -114,14 +114,12 @@ export class FundingSignedService {
         });
       },
     ).catch(async (err: unknown) => {
-      if (!isDuplicateBroadcast(err)) throw err;
-      return previousSubmission(this.dataSource, signed.hash, caller.account.id);
-    });
-    if (!written || 'txId' in written) {
       // A concurrent submission of the same bytes got there first; its answer is this one's.
-      if (written) return written;
-      throw new AppError('VALIDATION_001', 'this signed transaction was already submitted');
-    }
+      const first = isDuplicateBroadcast(err) ? await previousSubmission(this.dataSource, signed.hash, caller.account.id) : null;
+      if (!first) throw err;
+      return first;
+    });
+    if ('txId' in written) return written;
     const { tx, notification } = written;
     await this.publisher.publish('status', notification);
     // The top-up is signed (a pool nonce allocated) only once the record and reservation exist,
