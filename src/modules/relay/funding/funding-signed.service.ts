@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { Transaction } from 'ethers';
@@ -29,6 +29,8 @@ import { isDuplicateBroadcast, previousSubmission } from './signed-resubmission'
  */
 @Injectable()
 export class FundingSignedService {
+  private readonly logger = new Logger(FundingSignedService.name);
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly chains: ChainRegistry,
@@ -136,7 +138,9 @@ export class FundingSignedService {
         // The top-up did not go out: nothing was spent, so nothing is charged.
         await this.dataSource.getRepository(RelayTransactionEntity).update({ id: tx.id }, { fundingCostWei: '0' });
         await this.settlement.failUnsent(tx.id, `top-up failed: ${(err as Error).message.split('\n')[0]}`);
-        throw new AppError('TRANSACTION_004', `could not fund the sender: ${(err as Error).message.split('\n')[0].slice(0, 200)}`);
+        // The node's error names the pool relayer and its balance: logged (under the trace id), not answered.
+        this.logger.warn(`top-up of ${tx.id} failed: ${(err as Error).message.split('\n')[0]}`);
+        throw new AppError('TRANSACTION_004', 'could not fund the sender: the top-up transfer was refused');
       }
     }
     await this.sendQueue.enqueue(tx.id);
