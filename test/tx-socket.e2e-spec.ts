@@ -206,6 +206,29 @@ describe('tx socket: live status over Socket.IO /tx', () => {
     });
   });
 
+  it('disconnects the sockets of a revoked key on every instance, and keeps the account\'s other key connected', async () => {
+    const owner = await createAccount(a, 20);
+    const second = await a.http().post(`/admin/accounts/${owner.address}/keys`).set(adminAuth).expect(201);
+    const secondKey: string = second.body.data.apiKey;
+    const onA = await subscribed(urlA, { apiKey: owner.apiKey });
+    const onB = await subscribed(urlB, { apiKey: owner.apiKey });
+    const survivor = await subscribed(urlB, { apiKey: secondKey });
+    const refused = [onA, onB].map(({ socket }) => ({
+      error: new Promise<SocketErrorBody>((resolve) => socket.once('error', resolve)),
+      reason: new Promise<string>((resolve) => socket.once('disconnect', resolve)),
+    }));
+    await a.http().post('/admin/keys/revoke').set(adminAuth).send({ key: owner.apiKey }).expect(200);
+    for (const { error, reason } of refused) {
+      expect((await error).code).toBe('AUTH_002');
+      expect(await reason).toBe('io server disconnect');
+    }
+    // The account's other key still authenticates, so its socket keeps receiving events.
+    const txId = await submit(a, secondKey);
+    await until(() => statusesOf(survivor, txId).includes('EXECUTED'));
+    expect(survivor.socket.connected).toBe(true);
+    expect(statusesOf(onA, txId)).toEqual([]);
+  });
+
   it('with two instances, a client on B gets each status of a transaction submitted on A exactly once', async () => {
     const owner = await createAccount(a, 20);
     const onB = await subscribed(urlB, { apiKey: owner.apiKey });

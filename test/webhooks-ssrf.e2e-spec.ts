@@ -23,10 +23,12 @@ describe('webhooks: non-public targets refused (WEBHOOK_ALLOW_PRIVATE off)', () 
     'http://[fe80::1]/hook',
     'http://224.0.0.1/hook',
     'http://2130706433/hook',
+    'http://no-such-host.invalid/hook',
   ])('400 VALIDATION_001 for %s', async (url) => {
     const { apiKey, userId } = await createAccount(t);
     const res = await t.http().post('/api/user/register-webhooks').set('api-key', apiKey).send([{ url, authType: 'none' }]).expect(400);
-    expect(res.body.error).toMatchObject({ code: 'VALIDATION_001', message: expect.stringMatching(/non-public address|does not resolve/) });
+    // Only the verdict: what the host resolves to would make the endpoint an internal-DNS oracle.
+    expect(res.body.error).toEqual(expect.objectContaining({ code: 'VALIDATION_001', message: '[0].url refused: address not allowed' }));
     // Nothing was stored.
     const ds = t.app.get((await import('typeorm')).DataSource);
     expect(await ds.query(`SELECT 1 FROM webhooks WHERE user_id = $1`, [userId])).toEqual([]);

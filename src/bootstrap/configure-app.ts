@@ -3,7 +3,9 @@ import { Reflector } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { EnvelopeInterceptor } from '../common/envelope/envelope.interceptor';
 import { AllExceptionsFilter } from '../common/http/all-exceptions.filter';
+import { applyHttpServerLimits } from '../common/http/http-server-limits';
 import { jsonBodyMiddleware } from '../common/http/json-body.middleware';
+import { nulGuardMiddleware } from '../common/http/nul-guard.middleware';
 import { requestLogMiddleware } from '../common/http/request-log.middleware';
 import { createValidationPipe } from '../common/http/validation.pipe';
 import { traceIdMiddleware } from '../common/trace/trace-id.middleware';
@@ -19,7 +21,13 @@ export function configureApp(app: INestApplication): void {
   // Trace id first, so every later failure (including body parsing) reports it.
   express.use(traceIdMiddleware);
   if (config.ACCESS_LOG) express.use(requestLogMiddleware);
-  express.use(jsonBodyMiddleware(config.BODY_LIMIT));
+  express.use(jsonBodyMiddleware({ limit: config.BODY_LIMIT, maxDepth: config.BODY_MAX_DEPTH }));
+  express.use(nulGuardMiddleware);
+  applyHttpServerLimits(express.getHttpServer(), {
+    headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalInterceptors(new EnvelopeInterceptor(app.get(Reflector)));

@@ -62,6 +62,22 @@ export class AppConfig {
   @IsString() @Matches(/^\d+(kb|mb)$/)
   BODY_LIMIT: string = '256kb';
 
+  /** Deepest nesting of arrays and objects in a JSON body; deeper bodies are 400 before parsing. */
+  @IsInt() @Min(4) @Max(1000)
+  BODY_MAX_DEPTH: number = 32;
+
+  /** Time a client has to send the request headers (slow-header clients are cut off). */
+  @IsInt() @Min(1000)
+  HTTP_HEADERS_TIMEOUT_MS: number = 20_000;
+
+  /** Time a client has to send a whole request; above submit-tx-sync's longest wait (120 s). */
+  @IsInt() @Min(1000)
+  HTTP_REQUEST_TIMEOUT_MS: number = 150_000;
+
+  /** Idle keep-alive connection lifetime; above the usual 60 s of load balancers in front. */
+  @IsInt() @Min(1000)
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: number = 65_000;
+
   @IsInt() @Min(1000)
   CHAIN_HEALTH_INTERVAL_MS: number = 10_000;
 
@@ -82,6 +98,10 @@ export class AppConfig {
   /** Submit and quote requests per API key per minute, for keys without their own limit. */
   @IsInt() @Min(1)
   RATE_LIMIT_PER_MINUTE: number = 600;
+
+  /** Wallet-login requests (message and verify together) per client IP per minute. */
+  @IsInt() @Min(1)
+  LOGIN_RATE_LIMIT_PER_MINUTE: number = 30;
 
   // --- relay ---
   /** Mnemonic of the relayer pools: region i, key j is m/44'/60'/i'/0/j (same keys on every chain). */

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { AppError } from '../errors/app-error';
 import { toAppError } from '../errors/to-app-error';
 import { sendError } from './send-error';
 
@@ -19,6 +20,15 @@ export class AllExceptionsFilter implements ExceptionFilter {
     } else if (error.status >= 500) {
       this.logger.error(`${req.method} ${req.path} ${error.code}: ${error.message}`);
     }
-    sendError(req, res, error);
+    sendError(req, res, redacted(error));
   }
+}
+
+/**
+ * Upstream failures answer with the catalog's stable message: a node's or exchange's error text
+ * can name relayer addresses, internal hosts or provider details. The full message is in the
+ * log line above, under the request's trace id (X-Trace-Id, and traceId in the body).
+ */
+function redacted(error: AppError): AppError {
+  return error.code === 'CHAIN_003' ? new AppError('CHAIN_003', undefined, error.headers) : error;
 }

@@ -1,25 +1,42 @@
 import { json } from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError } from '../errors/app-error';
+import { exceedsJsonDepth } from './json-depth';
 import { sendError } from './send-error';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+export interface JsonBodyLimits {
+  /** Largest body, in body-parser's notation ('256kb'). */
+  limit: string;
+  /** Deepest nesting of arrays and objects. */
+  maxDepth: number;
+}
 
 /**
  * JSON body parsing owned by the app instead of Nest's default, so that malformed JSON, a
- * non-JSON content type and an oversized body become 400s in the path's envelope rather
- * than Express's HTML error page.
+ * non-JSON content type, an oversized body and a body nested too deeply become 400s in the
+ * path's envelope rather than Express's HTML error page or a stack overflow further on.
  */
-export function jsonBodyMiddleware(limit: string): RequestHandler {
-  const parse = json({ limit, strict: true });
+export function jsonBodyMiddleware({ limit, maxDepth }: JsonBodyLimits): RequestHandler {
+  const parse = json({
+    limit,
+    strict: true,
+    // The same types the content-type check lets through, so none of them arrives unparsed.
+    type: JSON_TYPES,
+    verify: (_req, _res, bytes) => {
+      if (exceedsJsonDepth(bytes, maxDepth)) throw Object.assign(new Error('too deep'), { type: 'entity.too.deep' });
+    },
+  });
   return (req: Request, res: Response, next: NextFunction) => {
-    if (BODY_METHODS.has(req.method) && hasBody(req) && !req.is(['application/json', 'application/*+json'])) {
+    if (BODY_METHODS.has(req.method) && hasBody(req) && !req.is(JSON_TYPES)) {
       sendError(req, res, new AppError('VALIDATION_004', 'Content-Type must be application/json'));
       return;
     }
     parse(req, res, (err?: unknown) => {
       if (!err) return next();
-      sendError(req, res, parserError(err, limit));
+      sendError(req, res, parserError(err, limit, maxDepth));
     });
   };
 }
@@ -29,9 +46,10 @@ function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-function parserError(err: unknown, limit: string): AppError {
+function parserError(err: unknown, limit: string, maxDepth: number): AppError {
   const type = (err as { type?: string }).type;
   if (type === 'entity.too.large') return new AppError('VALIDATION_004', `request body exceeds the ${limit} limit`);
+  if (type === 'entity.too.deep') return new AppError('VALIDATION_004', `JSON body is nested deeper than ${maxDepth} levels`);
   if (type === 'entity.parse.failed') return new AppError('VALIDATION_004', 'malformed JSON body');
   return new AppError('VALIDATION_004', 'unreadable request body');
 }

@@ -13,6 +13,6 @@ import { UserController } from './user.controller';
 @Module({
   controllers: [UserController, AdminController],
   providers: [AccountStore, ApiKeyStore, LedgerEntryStore, AccountsService, ApiKeysService, ApiKeyCache, LedgerService, AdminGuard],
-  exports: [AccountsService, ApiKeysService, LedgerService],
+  exports: [AccountsService, ApiKeysService, ApiKeyCache, LedgerService],
 })
 export class AccountsModule {}

@@ -1,3 +1,4 @@
 /** What other modules may use of rate-limit. */
 export { RateLimitModule } from './rate-limit.module';
 export { RateLimited } from './rate-limited.decorator';
+export { RateLimitedPerIp } from './rate-limited.decorator';

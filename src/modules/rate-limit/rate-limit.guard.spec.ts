@@ -3,26 +3,31 @@ import { AppError } from '../../common/errors/app-error';
 import { AuthenticatedRequest, Caller } from '../../common/http/authenticated-request';
 import { AppConfig } from '../../config/app-config';
 import type { AccountEntity } from '../accounts';
+import { Reflector } from '@nestjs/core';
 import { RateLimitGuard } from './rate-limit.guard';
+import { PER_IP_LIMIT } from './rate-limited.decorator';
 import { RateLimitResult, RateLimitService } from './rate-limit.service';
 
-function httpContext(caller?: Caller): { context: ExecutionContext; headers: Map<string, string> } {
+function httpContext(caller?: Caller, ip = '203.0.113.7'): { context: ExecutionContext; headers: Map<string, string> } {
   const headers = new Map<string, string>();
-  const req = { caller } as AuthenticatedRequest;
+  const req = { caller, ip } as AuthenticatedRequest;
   const res = { setHeader: (name: string, value: string) => headers.set(name, value) };
   const context = {
     getType: () => 'http',
     switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }),
+    getHandler: () => handler,
+    getClass: () => class {},
   } as unknown as ExecutionContext;
   return { context, headers };
 }
 
 const account = { id: 'acc-1' } as AccountEntity;
-const config = { RATE_LIMIT_PER_MINUTE: 600 } as AppConfig;
+const config = { RATE_LIMIT_PER_MINUTE: 600, LOGIN_RATE_LIMIT_PER_MINUTE: 30 } as AppConfig;
+let handler: () => void = () => undefined;
 
 function guardWith(consume: (keyId: string, limit: number) => Promise<RateLimitResult>) {
   const limiter = { consume: jest.fn(consume) };
-  return { guard: new RateLimitGuard(limiter as unknown as RateLimitService, config), limiter };
+  return { guard: new RateLimitGuard(limiter as unknown as RateLimitService, config, new Reflector()), limiter };
 }
 
 describe('RateLimitGuard', () => {
@@ -32,6 +37,17 @@ describe('RateLimitGuard', () => {
     await expect(guard.canActivate(context)).resolves.toBe(true);
     expect(limiter.consume).not.toHaveBeenCalled();
     expect(headers.size).toBe(0);
+  });
+
+  it('limits public per-IP routes by client IP with the login limit', async () => {
+    const { guard, limiter } = guardWith(async (_, limit) => ({ allowed: false, limit, remaining: 0, resetSeconds: 42, retryAfterSeconds: 42 }));
+    handler = () => undefined;
+    Reflect.defineMetadata(PER_IP_LIMIT, true, handler);
+    const { context, headers } = httpContext(undefined, '198.51.100.4');
+    await expect(guard.canActivate(context)).rejects.toMatchObject({ code: 'RESOURCE_003', headers: { 'Retry-After': '42' } });
+    expect(limiter.consume).toHaveBeenCalledWith('ip:198.51.100.4', 30);
+    expect(headers.get('RateLimit-Limit')).toBe('30');
+    handler = () => undefined;
   });
 
   it('uses the key limit, else the deployment default, and sets the headers', async () => {

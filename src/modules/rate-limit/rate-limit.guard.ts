@@ -1,9 +1,11 @@
 import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { AppError } from '../../common/errors/app-error';
 import { AuthenticatedRequest, Caller } from '../../common/http/authenticated-request';
 import { AppConfig } from '../../config/app-config';
 import { RateLimitResult, RateLimitService } from './rate-limit.service';
+import { PER_IP_LIMIT } from './rate-limited.decorator';
 
 /** A healthy Redis answers in about a millisecond; past this the request goes through unlimited. */
 const REDIS_TIMEOUT_MS = 500;
@@ -24,18 +26,23 @@ export class RateLimitGuard implements CanActivate {
   constructor(
     private readonly limiter: RateLimitService,
     private readonly config: AppConfig,
+    private readonly reflector: Reflector,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const http = context.switchToHttp();
-    const caller = http.getRequest<AuthenticatedRequest>().caller;
-    if (!caller) return true;
+    const req = http.getRequest<AuthenticatedRequest>();
+    const caller = req.caller;
+    const perIp = this.reflector.getAllAndOverride<boolean>(PER_IP_LIMIT, [context.getHandler(), context.getClass()]) === true;
+    if (!caller && !perIp) return true;
 
-    const limit = caller.rateLimitPerMinute ?? this.config.RATE_LIMIT_PER_MINUTE;
+    const limit = caller ? (caller.rateLimitPerMinute ?? this.config.RATE_LIMIT_PER_MINUTE) : this.config.LOGIN_RATE_LIMIT_PER_MINUTE;
+    // req.ip is the socket's address unless Express is told to trust a proxy.
+    const bucket = caller ? bucketOf(caller) : `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
     let result: RateLimitResult;
     try {
-      result = await withTimeout(this.limiter.consume(bucketOf(caller), limit), REDIS_TIMEOUT_MS);
+      result = await withTimeout(this.limiter.consume(bucket, limit), REDIS_TIMEOUT_MS);
     } catch (err) {
       this.warnFailOpen(err);
       return true;

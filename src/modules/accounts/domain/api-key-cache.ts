@@ -20,6 +20,7 @@ export class ApiKeyCache implements OnModuleDestroy {
   private readonly entries = new Map<string, { key: AuthenticatedKey; expiresAt: number }>();
   private generation = 0;
   private subscriber?: Redis;
+  private readonly listeners = new Set<() => void>();
 
   constructor(
     private readonly config: AppConfig,
@@ -53,6 +54,17 @@ export class ApiKeyCache implements OnModuleDestroy {
     }
   }
 
+  /**
+   * Calls `listener` after every change here or on another instance, for holders of long-lived
+   * sessions (sockets) that must re-check credentials they authenticated once. Returns the
+   * unsubscribe function.
+   */
+  onChange(listener: () => void): () => void {
+    this.subscribe();
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   async onModuleDestroy(): Promise<void> {
     await this.subscriber?.quit().catch(() => this.subscriber?.disconnect());
   }
@@ -60,6 +72,7 @@ export class ApiKeyCache implements OnModuleDestroy {
   private clear(): void {
     this.generation++;
     this.entries.clear();
+    for (const listener of this.listeners) listener();
   }
 
   /** Only processes that authenticate listen (the admin CLI publishes and exits). */

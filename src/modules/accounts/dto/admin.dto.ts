@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsNumber, IsOptional, IsPositive, IsString, Max, Min, MinLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsOptional, IsPositive, IsString, Max, Min, MinLength } from 'class-validator';
+import { IsUsdNumber } from '../../../common/money/is-usd-number';
 
 /** Shared by the admin REST API and the admin CLI, so both validate the same way. */
 export class CreateAccountDto {
@@ -8,13 +9,13 @@ export class CreateAccountDto {
   address: string;
 
   @ApiPropertyOptional({ description: 'Initial credit in USD', example: 100 })
-  @IsOptional() @IsNumber({ maxDecimalPlaces: 6 }) @Min(0) @Max(1e9)
+  @IsOptional() @IsUsdNumber() @Min(0) @Max(1e9)
   creditUsd?: number;
 }
 
 export class CreditDto {
   @ApiProperty({ description: 'USD to add to the available balance', example: 25 })
-  @IsNumber({ maxDecimalPlaces: 6 }) @IsPositive() @Max(1e9)
+  @IsUsdNumber() @IsPositive() @Max(1e9)
   usd: number;
 }
 
@@ -26,11 +27,11 @@ export class RevokeKeyDto {
 
 export class AccountLimitsDto {
   @ApiPropertyOptional({ description: 'USD per transaction' })
-  @IsOptional() @IsNumber({ maxDecimalPlaces: 6 }) @Min(0) @Max(1e9)
+  @IsOptional() @IsUsdNumber() @Min(0) @Max(1e9)
   perTxLimit?: number;
 
   @ApiPropertyOptional({ description: 'USD per UTC day' })
-  @IsOptional() @IsNumber({ maxDecimalPlaces: 6 }) @Min(0) @Max(1e9)
+  @IsOptional() @IsUsdNumber() @Min(0) @Max(1e9)
   dailyLimit?: number;
 
   @ApiPropertyOptional()

@@ -3,14 +3,19 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Public } from '../../../common/http/public.decorator';
 import { ApiEnvelopedResponse } from '../../../common/swagger/api-enveloped-response';
+import { RateLimitedPerIp } from '../../rate-limit';
 import { LoginMessageDto, LoginMessageRequestDto } from './dto/login-message.dto';
 import { LoginTokenDto, VerifyLoginRequestDto } from './dto/verify-login.dto';
 import { loginOriginOf } from './login-origin';
 import { WalletLoginService } from './wallet-login.service';
 
-/** Wallet login needs no API key (decisions.md): it is how a wallet without one gets credentials. */
+/**
+ * Wallet login needs no API key (decisions.md): it is how a wallet without one gets credentials.
+ * Being public, it is limited per client IP instead (each message is a Redis write).
+ */
 @ApiTags('auth')
 @Public()
+@RateLimitedPerIp()
 @Controller('api/auth')
 export class WalletLoginController {
   constructor(private readonly login: WalletLoginService) {}

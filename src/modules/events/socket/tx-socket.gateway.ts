@@ -3,6 +3,7 @@ import { ConnectedSocket, MessageBody, OnGatewayConnection, OnGatewayInit, Subsc
 import { AppError } from '../../../common/errors/app-error';
 import { toAppError } from '../../../common/errors/to-app-error';
 import { TxQueryService } from '../../relay';
+import { SocketCredentialWatch } from './credential-watch';
 import { whenExpired } from './session-expiry';
 import { SocketAuthenticator, SocketPrincipal } from './socket-authenticator.service';
 import { parseSubscription } from './subscription-request';
@@ -21,6 +22,7 @@ export class TxSocketGateway implements OnGatewayInit<TxNamespace>, OnGatewayCon
     private readonly authenticator: SocketAuthenticator,
     private readonly txs: TxQueryService,
     private readonly emitter: TxSocketEmitter,
+    private readonly credentials: SocketCredentialWatch,
   ) {}
 
   afterInit(nsp: TxNamespace): void {
@@ -56,6 +58,11 @@ export class TxSocketGateway implements OnGatewayInit<TxNamespace>, OnGatewayCon
       const principal = await this.authenticator.authenticate(client.handshake.auth);
       client.data.userId = principal.userId;
       if (principal.expiresAt !== null) whenExpired(client, principal.expiresAt, () => this.refuse(client, new AppError('AUTH_005')));
+      this.credentials.watch(
+        client,
+        async () => void (await this.authenticator.authenticate(client.handshake.auth)),
+        (err) => this.refuse(client, err),
+      );
       return principal;
     } catch (err) {
       this.refuse(client, err);

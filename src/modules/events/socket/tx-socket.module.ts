@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '../../accounts';
 import { RelayCoreModule } from '../../relay';
 import { TxEventsModule } from '../../tx-events';
+import { SocketCredentialWatch } from './credential-watch';
 import { SocketAuthenticator } from './socket-authenticator.service';
 import { TxSocketEmitter } from './tx-socket.emitter';
 import { TxSocketGateway } from './tx-socket.gateway';
@@ -11,7 +12,7 @@ import { TxStatusForwarder } from './tx-status.forwarder';
 @Module({
   // No module-level secret: the authenticator passes JWT_SECRET on each verify.
   imports: [AccountsModule, RelayCoreModule, TxEventsModule],
-  providers: [SocketAuthenticator, TxSocketEmitter, TxSocketGateway, TxStatusForwarder],
+  providers: [SocketAuthenticator, SocketCredentialWatch, TxSocketEmitter, TxSocketGateway, TxStatusForwarder],
   exports: [TxSocketEmitter],
 })
 export class TxSocketModule {}

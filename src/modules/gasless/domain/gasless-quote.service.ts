@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { getAddress, ZeroAddress } from 'ethers';
+import { ZeroAddress } from 'ethers';
 import { AppError } from '../../../common/errors/app-error';
+import { checksumAddress } from '../../../common/evm/address';
 import { positiveUint256 } from '../../../common/evm/uint256';
 import type { Caller } from '../../../common/http/authenticated-request';
 import { AppConfig } from '../../../config/app-config';
@@ -93,8 +94,8 @@ export class GaslessQuoteService {
 
     const deadline = Math.floor(Date.now() / 1000) + 60 * (q.deadlineMinutes ?? this.config.GASLESS_DEADLINE_MINUTES);
     const provider = this.chains.provider(chain.chainId);
-    const sender = getAddress(q.sender);
-    const receiver = getAddress(q.receiver ?? q.sender);
+    const sender = checksumAddress(q.sender);
+    const receiver = checksumAddress(q.receiver ?? q.sender);
     const ttlMs = (deadline - Math.floor(Date.now() / 1000)) * 1000;
     const stored = await Promise.all(
       routes.slice(0, MAX_QUOTES).map(async (route): Promise<StoredGaslessQuote> => {
@@ -104,11 +105,11 @@ export class GaslessQuoteService {
           chainId: chain.chainId,
           permit2: settler.permit2,
           spender: settler.address,
-          token: getAddress(fromToken),
+          token: checksumAddress(fromToken),
           amount: amount.toString(),
           nonce: nonce.toString(),
           deadline: deadline.toString(),
-          witness: mode === 3 ? { tokenOut: getAddress(toToken), minAmountOut: minAmountOut.toString(), receiver, feeAmount: fee.total.toString() } : undefined,
+          witness: mode === 3 ? { tokenOut: checksumAddress(toToken), minAmountOut: minAmountOut.toString(), receiver, feeAmount: fee.total.toString() } : undefined,
         });
         return {
           quoteId: this.store.newId(),
@@ -118,8 +119,8 @@ export class GaslessQuoteService {
           settler: settler.address,
           sender,
           receiver,
-          fromToken: getAddress(fromToken),
-          toToken: getAddress(toToken),
+          fromToken: checksumAddress(fromToken),
+          toToken: checksumAddress(toToken),
           amountIn: amount.toString(),
           feeAmount: fee.total.toString(),
           amountOut: route.route.amountOut,

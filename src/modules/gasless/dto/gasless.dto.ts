@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsNumber, IsOptional, IsPositive, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsEvmAddress } from '../../../common/evm/is-evm-address';
 import { MAX_FEE_BPS } from '../../swap';
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const bad = (code: string) => ({ context: { code } });
 
 /** Longest signature deadline a quote may ask for: one day. */
@@ -12,11 +12,11 @@ export const MAX_DEADLINE_MINUTES = 1440;
 /** GET /gasless/quote (interface.md). */
 export class GaslessQuoteQueryDto {
   @ApiProperty({ description: 'input token (an ERC-20: Permit2 cannot move the native currency)' })
-  @IsString(bad('VALIDATION_001')) @Matches(ADDRESS, { message: 'fromToken must be an address', ...bad('VALIDATION_001') })
+  @IsString(bad('VALIDATION_001')) @IsEvmAddress({ message: 'fromToken must be an address', ...bad('VALIDATION_001') })
   fromToken: string;
 
   @ApiProperty({ description: 'output token; the zero address is the native currency' })
-  @IsString(bad('VALIDATION_001')) @Matches(ADDRESS, { message: 'toToken must be an address', ...bad('VALIDATION_001') })
+  @IsString(bad('VALIDATION_001')) @IsEvmAddress({ message: 'toToken must be an address', ...bad('VALIDATION_001') })
   toToken: string;
 
   @ApiProperty({ description: 'base-10 integer string in input base units, gasless fee included' })
@@ -30,7 +30,7 @@ export class GaslessQuoteQueryDto {
   toChain: number;
 
   @ApiProperty({ description: 'owns the input tokens and signs the permit' })
-  @IsString(bad('VALIDATION_001')) @Matches(ADDRESS, { message: 'sender must be an address', ...bad('VALIDATION_001') })
+  @IsString(bad('VALIDATION_001')) @IsEvmAddress({ message: 'sender must be an address', ...bad('VALIDATION_001') })
   sender: string;
 
   @ApiProperty({ description: '2 permit transfer, 3 permit transfer with SwapWitness; anything else is 400' })
@@ -38,7 +38,7 @@ export class GaslessQuoteQueryDto {
   acquisitionMode: number;
 
   @ApiPropertyOptional({ description: 'default sender' })
-  @IsOptional() @IsString(bad('VALIDATION_001')) @Matches(ADDRESS, { message: 'receiver must be an address', ...bad('VALIDATION_001') })
+  @IsOptional() @IsString(bad('VALIDATION_001')) @IsEvmAddress({ message: 'receiver must be an address', ...bad('VALIDATION_001') })
   receiver?: string;
 
   @ApiPropertyOptional({ description: `integrator fee from the input, 0 to ${MAX_FEE_BPS}; added to the gasless fee` })

@@ -1,4 +1,5 @@
 import { AbiCoder, dataSlice, isHexString } from 'ethers';
+import { describeKnownError } from './known-errors';
 
 const ERROR_SELECTOR = '0x08c379a0'; // Error(string)
 const PANIC_SELECTOR = '0x4e487b71'; // Panic(uint256)
@@ -15,7 +16,7 @@ const PANIC_REASONS: Record<number, string> = {
   0x51: 'call to an uninitialized function',
 };
 
-/** Human-readable revert reason from revert data: Error(string), Panic(uint256) or a custom error selector. */
+/** Human-readable revert reason: Error(string), Panic(uint256), a known custom error by name and arguments, or the raw selector. */
 export function decodeRevertData(data: string | null | undefined): string {
   if (!data || data === '0x' || !isHexString(data)) return 'execution reverted (no reason)';
   const selector = data.slice(0, 10).toLowerCase();
@@ -32,6 +33,8 @@ export function decodeRevertData(data: string | null | undefined): string {
   } catch {
     // Malformed payload behind a known selector: fall through to the raw form.
   }
+  const known = describeKnownError(data);
+  if (known) return `execution reverted: ${known}`;
   if (data.length >= 10) return `execution reverted: custom error ${selector}${data.length > 10 ? ` (data ${data})` : ''}`;
   return `execution reverted (data ${data})`;
 }

@@ -13,6 +13,7 @@ import { DEFAULT_SYNC_TIMEOUT_MS, flag, SubmitTxSyncDto, TxQueryDto } from './dt
 import { SubmitSignedTxDto, SubmitSignedTxResultDto } from './dto/submit-signed-tx.dto';
 import { TxRecordDto } from './dto/tx-record.dto';
 import { QuoteResultDto, SubmitTxDto, SubmitTxResultDto } from './dto/submit-tx.dto';
+import { FundingQuoteService } from '../intake/funding-quote.service';
 import { FundingSignedService } from '../intake/funding-signed.service';
 import { RegionResolver } from '../intake/region-resolver';
 
@@ -26,6 +27,7 @@ export class RelayController {
     private readonly sync: SyncWaitService,
     private readonly txs: TxQueryService,
     private readonly fundingSigned: FundingSignedService,
+    private readonly fundingQuotes: FundingQuoteService,
     private readonly regions: RegionResolver,
   ) {}
 
@@ -61,6 +63,7 @@ export class RelayController {
   @ApiOperation({ summary: 'Estimate cost without queueing or charging' })
   @ApiEnvelopedResponse(QuoteResultDto, { status: 201 })
   quote(@CurrentCaller() caller: Caller, @Body() body: SubmitTxDto, @Req() req: Request) {
+    if (body.transactionType === 'funding-signed') return this.fundingQuotes.quote(caller, body, this.regions.hintsOf(req));
     return this.submissions.quote({ caller, tx: body, region: this.regions.hintsOf(req) });
   }
 

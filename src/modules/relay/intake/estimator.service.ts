@@ -13,6 +13,8 @@ import { decodeRevertData, isRevertError, revertDataOf } from '../core/revert-de
 export const TRANSFER_GAS = 21_000n;
 /** interface.md: the funding service fee on what the relay sends a sender (minBalanceRequired, funding-signed). */
 export const FUNDING_FEE_PERCENT = 8n;
+/** Largest amount a reservation can hold: micro-USD live in PostgreSQL bigint columns. */
+const MAX_COST_MICRO = 2n ** 63n - 1n;
 
 export interface Estimate {
   gasLimit: bigint;
@@ -50,12 +52,16 @@ export class Estimator {
     const gasCost = gasLimit * maxGasPrice(fees);
     const topUp = options.derivedSender ? TRANSFER_GAS * maxGasPrice(fees) : 0n;
     const worstCaseWei = gasCost + req.value + topUp;
+    const costMicro = weiToMicroUsd(worstCaseWei, price.usd, req.chain.nativeCurrency.decimals);
+    if (costMicro > MAX_COST_MICRO) {
+      throw new AppError('TRANSACTION_001', 'the worst-case cost (gas limit × gas price + value) exceeds what any account can spend');
+    }
     return {
       gasLimit,
       fees,
       worstCaseWei,
       usdPerNative: price.usd,
-      costMicro: weiToMicroUsd(worstCaseWei, price.usd, req.chain.nativeCurrency.decimals),
+      costMicro,
       minBalanceRequired: ((gasCost + req.value) * (100n + FUNDING_FEE_PERCENT) + 99n) / 100n,
     };
   }

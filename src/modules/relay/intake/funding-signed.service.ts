@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Transaction } from 'ethers';
 import { AppError } from '../../../common/errors/app-error';
 import { Caller } from '../../../common/http/authenticated-request';
@@ -17,6 +17,7 @@ import { RelayBroadcastStore } from '../store/relay-broadcast.store';
 import { RelayTransactionStore } from '../store/relay-transaction.store';
 import { SettlementService } from '../pipeline/settlement.service';
 import { TopUpService } from '../pipeline/top-up.service';
+import { isDuplicateBroadcast, previousSubmission } from './signed-resubmission';
 
 
 /**
@@ -26,6 +27,8 @@ import { TopUpService } from '../pipeline/top-up.service';
  */
 @Injectable()
 export class FundingSignedService {
+  private readonly logger = new Logger(FundingSignedService.name);
+
   constructor(
     private readonly txs: RelayTransactionStore,
     private readonly broadcastRows: RelayBroadcastStore,
@@ -45,6 +48,8 @@ export class FundingSignedService {
       throw new AppError('CHAIN_001', `chain ${chain.chainId} does not take signed EVM transactions here`);
     }
     const signed = parseSigned(dto.signedTx, chain.chainId);
+    const previous = await previousSubmission(this.broadcastRows, this.txs, signed.hash, caller.account.id);
+    if (previous) return previous;
     const provider = this.chains.provider(chain.chainId);
     const [pendingNonce, balance] = await Promise.all([provider.getTransactionCount(signed.from, 'pending'), provider.getBalance(signed.from)]);
     if (BigInt(signed.nonce) !== BigInt(pendingNonce)) {
@@ -72,7 +77,7 @@ export class FundingSignedService {
     const fundingWei = (topUpWei * (100n + FUNDING_FEE_PERCENT)) / 100n + transferGasWei;
     const costMicro = weiToMicroUsd(fundingWei, estimate.usdPerNative, chain.nativeCurrency.decimals);
 
-    const { tx, notification } = await this.pending.write(
+    const written = await this.pending.write(
       caller.account.id,
       {
         chainId: chain.chainId,
@@ -110,7 +115,14 @@ export class FundingSignedService {
         }, em);
       },
       'signed',
-    );
+    ).catch(async (err: unknown) => {
+      // A concurrent submission of the same bytes got there first; its answer is this one's.
+      const first = isDuplicateBroadcast(err) ? await previousSubmission(this.broadcastRows, this.txs, signed.hash, caller.account.id) : null;
+      if (!first) throw err;
+      return first;
+    });
+    if ('txId' in written) return written;
+    const { tx, notification } = written;
     await this.publisher.publish('status', notification);
     // The top-up is signed (a pool nonce allocated) only once the record and reservation exist,
     // so a refused submission never leaves a nonce gap; the send job waits for it to be mined.
@@ -126,7 +138,9 @@ export class FundingSignedService {
         // The top-up did not go out: nothing was spent, so nothing is charged.
         await this.txs.setFunding(tx.id, { fundingCostWei: '0' });
         await this.settlement.failUnsent(tx.id, `top-up failed: ${(err as Error).message.split('\n')[0]}`);
-        throw new AppError('TRANSACTION_004', `could not fund the sender: ${(err as Error).message.split('\n')[0].slice(0, 200)}`);
+        // The node's error names the pool relayer and its balance: logged (under the trace id), not answered.
+        this.logger.warn(`top-up of ${tx.id} failed: ${(err as Error).message.split('\n')[0]}`);
+        throw new AppError('TRANSACTION_004', 'could not fund the sender: the top-up transfer was refused');
       }
     }
     await this.sendQueue.enqueue(tx.id);

@@ -8,6 +8,7 @@ import { StoredAuthorization, TransactionType } from '../store/relay-transaction
 /** Chains whose flash-blocks (sub-block preconfirmations) the relay can use (interface.md). */
 export const FLASH_BLOCKS_CHAINS = new Set([8453, 84532]);
 const UINT = /^(0|[1-9]\d{0,77})$/;
+const MAX_UINT256 = 2n ** 256n - 1n;
 
 export type GasSettings =
   | { kind: 'auto' }
@@ -32,7 +33,9 @@ export interface RelayRequest {
 function uint(value: string | undefined, field: string, code: 'TRANSACTION_005' | 'VALIDATION_001'): bigint | null {
   if (value === undefined) return null;
   if (!UINT.test(value)) throw new AppError(code, `${field} must be a base-10 integer string`);
-  return BigInt(value);
+  const parsed = BigInt(value);
+  if (parsed > MAX_UINT256) throw new AppError(code, `${field} must fit in uint256`);
+  return parsed;
 }
 
 /** TRANSACTION_005 rules: one gas form only, both EIP-1559 fields together, priority ≤ max. */

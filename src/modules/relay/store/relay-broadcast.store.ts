@@ -24,6 +24,12 @@ export class RelayBroadcastStore extends SqlStore {
     return this.manager().find(RelayBroadcastEntity, { where: { txId }, order: { id: 'ASC' } });
   }
 
+  /** The transaction a signed hash belongs to, if any. */
+  async txIdOf(hash: string): Promise<string | null> {
+    const row = await this.manager().findOne(RelayBroadcastEntity, { where: { hash }, select: { txId: true } });
+    return row?.txId ?? null;
+  }
+
   forTxs(txIds: string[]): Promise<RelayBroadcastEntity[]> {
     return this.manager().find(RelayBroadcastEntity, { where: { txId: In(txIds) }, order: { id: 'ASC' } });
   }

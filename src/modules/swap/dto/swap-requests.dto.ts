@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsPositive, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsEvmAddress } from '../../../common/evm/is-evm-address';
 import { ROUTE_MODES } from '../routing/route-ranking';
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const bad = (code: string) => ({ context: { code } });
 
 /** Largest integrator fee: 10% of the input. */
@@ -18,22 +18,22 @@ export class QuoteQueryDto {
   toChain: number;
 
   @ApiProperty({ description: 'address; the zero address is the native currency' })
-  @IsString(bad('VALIDATION_001')) @Matches(ADDRESS, { message: 'fromToken must be an address', ...bad('VALIDATION_001') })
+  @IsString(bad('VALIDATION_001')) @IsEvmAddress({ message: 'fromToken must be an address', ...bad('VALIDATION_001') })
   fromToken: string;
 
   @ApiProperty({ description: 'address; the zero address is the native currency' })
-  @IsString(bad('VALIDATION_001')) @Matches(ADDRESS, { message: 'toToken must be an address', ...bad('VALIDATION_001') })
+  @IsString(bad('VALIDATION_001')) @IsEvmAddress({ message: 'toToken must be an address', ...bad('VALIDATION_001') })
   toToken: string;
 
   @ApiProperty({ description: 'base-10 integer string in the input token smallest unit' })
   @IsString(bad('VALIDATION_001')) @Matches(/^[0-9]{1,78}$/, { message: 'amount must be a base-10 integer string', ...bad('VALIDATION_001') })
   amount: string;
 
-  @ApiProperty() @IsString(bad('VALIDATION_001')) @Matches(ADDRESS, { message: 'sender must be an address', ...bad('VALIDATION_001') })
+  @ApiProperty() @IsString(bad('VALIDATION_001')) @IsEvmAddress({ message: 'sender must be an address', ...bad('VALIDATION_001') })
   sender: string;
 
   @ApiPropertyOptional({ description: 'default sender' })
-  @IsOptional() @IsString(bad('VALIDATION_001')) @Matches(ADDRESS, { message: 'receiver must be an address', ...bad('VALIDATION_001') })
+  @IsOptional() @IsString(bad('VALIDATION_001')) @IsEvmAddress({ message: 'receiver must be an address', ...bad('VALIDATION_001') })
   receiver?: string;
 
   @ApiPropertyOptional({ description: 'percent', default: 0.5 })
@@ -92,6 +92,6 @@ export class StatusQueryDto {
   @ApiProperty() @Type(() => Number) @IsInt(bad('VALIDATION_003')) @IsPositive(bad('VALIDATION_003'))
   fromChain: number;
 
-  @ApiPropertyOptional() @IsOptional() @IsString(bad('VALIDATION_001')) @Matches(ADDRESS, { message: 'userAddress must be an address', ...bad('VALIDATION_001') })
+  @ApiPropertyOptional() @IsOptional() @IsString(bad('VALIDATION_001')) @IsEvmAddress({ message: 'userAddress must be an address', ...bad('VALIDATION_001') })
   userAddress?: string;
 }

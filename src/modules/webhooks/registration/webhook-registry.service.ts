@@ -68,7 +68,11 @@ export class WebhookRegistry {
     try {
       await resolvePublic(url.hostname, this.config.WEBHOOK_ALLOW_PRIVATE);
     } catch (err) {
-      if (err instanceof NonPublicTargetError) throw new AppError('VALIDATION_001', `[${index}].url refused: ${err.message}`);
+      if (err instanceof NonPublicTargetError) {
+        // What a name resolves to stays in the log: telling the caller would map internal DNS for them.
+        this.logger.warn(`[${index}].url refused: ${err.message}`);
+        throw new AppError('VALIDATION_001', `[${index}].url refused: address not allowed`);
+      }
       throw err;
     }
   }

@@ -1,13 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
+import { IsBoolean, IsDefined, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
 import { SubmitTxDto } from './submit-tx.dto';
 
 export const DEFAULT_SYNC_TIMEOUT_MS = 30_000;
 
 export class SubmitTxSyncDto {
   @ApiProperty({ type: SubmitTxDto })
-  @ValidateNested() @Type(() => SubmitTxDto)
+  @IsDefined({ message: 'tx is required' }) @IsObject({ message: 'tx must be an object' }) @ValidateNested() @Type(() => SubmitTxDto)
   tx: SubmitTxDto;
 
   @ApiPropertyOptional({ minimum: 1000, maximum: 120000, default: DEFAULT_SYNC_TIMEOUT_MS })

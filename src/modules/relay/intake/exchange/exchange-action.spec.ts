@@ -49,6 +49,21 @@ describe('exchange action wire format', () => {
     expect(recoverExchangeSigner(CHAIN, decoded.request)).toBe(wallet.address.toLowerCase());
   });
 
+  it('takes the signature as the {r, s, v} object exchange SDKs send, and forwards it as 65-byte hex', () => {
+    const { r, s, v } = rsv(signed.signature);
+    for (const signature of [{ r, s, v }, { v: v - 27, s, r }, { r: r.toUpperCase().replace('0X', '0x'), s, v }]) {
+      const decoded = decodeExchangeCallData(b64(JSON.stringify({ action: ACTION, nonce: NONCE, signature })));
+      expect(decoded).toEqual({ ok: true, request: { action: ACTION, nonce: NONCE, signature: signed.signature } });
+    }
+  });
+
+  it('left-pads an unpadded r or s of the object form', () => {
+    // r with leading zero bytes, as an SDK that prints integers in hex would send it.
+    const padded = `0x00ab${'cd'.repeat(30)}`;
+    const parsed = parseExchangeRequest({ action: ACTION, nonce: NONCE, signature: { r: `0xab${'cd'.repeat(30)}`, s: rsv(signed.signature).s, v: 27 } });
+    expect(parsed.ok && parsed.request.signature.slice(0, 66)).toBe(padded);
+  });
+
   it('hashes the action independently of key order and whitespace', () => {
     const reordered = JSON.parse('{ "size": "0.25", "type": "order", "price": "3012.5", "isBuy": true, "asset": "ETH" }');
     expect(recoverExchangeSigner(CHAIN, { ...signed, action: reordered })).toBe(wallet.address.toLowerCase());
@@ -127,7 +142,11 @@ describe('decodeExchangeCallData rejects', () => {
     ['a negative nonce', () => field({ nonce: -1 }), /nonce/],
     ['a fractional nonce', () => field({ nonce: 1.5 }), /nonce/],
     ['an unsafe nonce', () => b64(JSON.stringify(signed).replace(String(NONCE), '9007199254740993')), /nonce/],
-    ['a signature object', () => field({ signature: Signature.from(signed.signature).toJSON() }), /65 bytes/],
+    ['a signature object with more than r, s, v', () => field({ signature: Signature.from(signed.signature).toJSON() }), /exactly \{r, s, v\}/],
+    ['a signature object with v = 2', () => field({ signature: { ...rsv(signed.signature), v: 2 } }), /v must be 27 or 28/],
+    ['a signature object with a decimal r', () => field({ signature: { ...rsv(signed.signature), r: '123' } }), /r and s must be 0x hex/],
+    ['a signature object with a 33-byte s', () => field({ signature: { ...rsv(signed.signature), s: `0x01${'0'.repeat(64)}` } }), /r and s must be 0x hex/],
+    ['a signature object with a high s', () => field({ signature: rsv(highS(signed.signature)) }), /low-s/],
     ['a short signature', () => field({ signature: signed.signature.slice(0, -2) }), /65 bytes/],
     ['a signature without 0x', () => field({ signature: signed.signature.slice(2) + '00' }), /65 bytes/],
     ['a signature with v = 0', () => field({ signature: signed.signature.slice(0, -2) + '00' }), /v must be 27 or 28/],
@@ -165,6 +184,11 @@ describe('signing and recovery refuse malformed input', () => {
     expect(parsed.ok && Object.keys(parsed.request)).toEqual(['action', 'nonce', 'signature']);
   });
 });
+
+/** The object form exchange SDKs send. */
+function rsv(signature: string): { r: string; s: string; v: number } {
+  return { r: `0x${signature.slice(2, 66)}`, s: `0x${signature.slice(66, 130)}`, v: parseInt(signature.slice(130), 16) };
+}
 
 /** The malleable twin (n - s, flipped v): a valid ECDSA signature the format refuses. */
 function highS(signature: string): string {

@@ -14,7 +14,8 @@
  *   Numbers must be safe integers, so decimals (prices, sizes) are strings (canonical-json.ts).
  * - nonce: positive safe integer, by convention the signing time in milliseconds (as Hyperliquid
  *   does); an exchange accepts each nonce once per trader and only within a freshness window.
- * - signature: 65 bytes r ‖ s ‖ v as 0x hex (132 chars), v = 27 or 28, low s. It is the trader's
+ * - signature: 65 bytes r ‖ s ‖ v as 0x hex (132 chars), v = 27 or 28, low s; or the same as the
+ *   object {"r": "0x…", "s": "0x…", "v": 27} exchange SDKs send (normalized to hex). It is the trader's
  *   EIP-712 signature of
  *     domain  {name: "Exchange", version: "1", chainId}
  *     type    Action(bytes32 actionHash,uint64 nonce)

@@ -14,7 +14,10 @@ export interface ExchangeRequest {
   action: ExchangeAction;
   /** Milliseconds since the epoch when signed; unique per trader. */
   nonce: number;
-  /** 65 bytes r ‖ s ‖ v as 0x hex, v = 27 or 28, s in the lower half of the curve order. */
+  /**
+   * 65 bytes r ‖ s ‖ v as 0x hex, v = 27 or 28, s in the lower half of the curve order. A request
+   * may carry it as the `{r, s, v}` object exchange SDKs send; parsing turns that into this form.
+   */
   signature: string;
 }
 
@@ -35,10 +38,31 @@ export function parseExchangeRequest(value: unknown): ExchangeRequestResult {
   const missing = FIELDS.find((key) => !Object.prototype.hasOwnProperty.call(value, key));
   if (missing !== undefined) return { ok: false, reason: `missing field "${missing}"` };
 
-  const problem = actionProblem(value.action) ?? nonceProblem(value.nonce) ?? signatureProblem(value.signature);
+  const signature = signatureHex(value.signature);
+  if (!signature.ok) return signature;
+  const problem = actionProblem(value.action) ?? nonceProblem(value.nonce) ?? signatureProblem(signature.hex);
   if (problem !== undefined) return { ok: false, reason: problem };
   // A fresh object, so nothing but the three fields is ever forwarded.
-  return { ok: true, request: { action: value.action as ExchangeAction, nonce: value.nonce as number, signature: value.signature as string } };
+  return { ok: true, request: { action: value.action as ExchangeAction, nonce: value.nonce as number, signature: signature.hex as string } };
+}
+
+const SIGNATURE_PART = /^0x[0-9a-fA-F]{1,64}$/;
+
+/**
+ * The signature as 65-byte hex, from that form or from the `{r, s, v}` object exchange SDKs
+ * send (r and s hex, unpadded allowed; v 27/28, or 0/1 as a y-parity). Range checks follow.
+ */
+export function signatureHex(signature: unknown): { ok: true; hex: unknown } | { ok: false; reason: string } {
+  if (!isPlainObject(signature)) return { ok: true, hex: signature };
+  const keys = Object.keys(signature).sort().join(',');
+  if (keys !== 'r,s,v') return { ok: false, reason: 'signature object must be exactly {r, s, v}' };
+  const { r, s, v } = signature;
+  if (typeof r !== 'string' || !SIGNATURE_PART.test(r) || typeof s !== 'string' || !SIGNATURE_PART.test(s)) {
+    return { ok: false, reason: 'signature r and s must be 0x hex of at most 32 bytes' };
+  }
+  if (v !== 27 && v !== 28 && v !== 0 && v !== 1) return { ok: false, reason: 'signature v must be 27 or 28 (or a y-parity 0 or 1)' };
+  const byte = (v < 27 ? v + 27 : v).toString(16);
+  return { ok: true, hex: `0x${r.slice(2).padStart(64, '0')}${s.slice(2).padStart(64, '0')}${byte}`.toLowerCase() };
 }
 
 export function actionProblem(action: unknown): string | undefined {
