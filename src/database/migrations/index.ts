@@ -4,6 +4,7 @@ import { FundingSigned1763900000000 } from './1763900000000-funding-signed';
 import { Webhooks1764000000000 } from './1764000000000-webhooks';
 import { Vaults1764200000000 } from './1764200000000-vaults';
 import { GaslessSwaps1764300000000 } from './1764300000000-gasless-swaps';
+import { TxListIndex1764400000000 } from './1764400000000-tx-list-index';
 
 /** Every migration in order; listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   Webhooks1764000000000,
   Vaults1764200000000,
   GaslessSwaps1764300000000,
+  TxListIndex1764400000000,
 ];
