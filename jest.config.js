@@ -17,7 +17,7 @@ module.exports = {
       displayName: 'integration',
       testEnvironment: 'node',
       rootDir: '.',
-      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/src/**/*.integration.spec.ts'],
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/src/**/*.integration.spec.ts', '<rootDir>/packages/sdk/test/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
       setupFiles: ['reflect-metadata'],

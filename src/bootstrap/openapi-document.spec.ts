@@ -162,6 +162,16 @@ describe('OpenAPI document', () => {
     expect(untyped).toEqual([]);
   });
 
+  it('resolves every $ref', () => {
+    const refs = new Set<string>();
+    JSON.stringify(doc, (key, value: unknown) => {
+      if (key === '$ref' && typeof value === 'string') refs.add(value);
+      return value;
+    });
+    const unresolved = [...refs].filter((ref) => !doc.components?.schemas?.[ref.replace('#/components/schemas/', '')]);
+    expect(unresolved).toEqual([]);
+  });
+
   it('gives every operation a summary and a tag', () => {
     for (const { id, op } of operations) expect([id, Boolean(op.summary), (op.tags ?? []).length > 0]).toEqual([id, true, true]);
   });

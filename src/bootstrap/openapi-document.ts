@@ -32,6 +32,7 @@ export function finalizeDocument(doc: OpenAPIObject): OpenAPIObject {
     if ('$ref' in schema) return resolve(doc.components?.schemas?.[schema.$ref.split('/').pop() as string]);
     return schema;
   };
+  for (const schema of Object.values(doc.components.schemas)) if (!('$ref' in schema)) describeDefaults(schema);
   const example = (schema: SchemaObject | ReferenceObject | undefined, depth = 0): unknown => exampleOf(schema, resolve, depth);
   for (const item of Object.values(doc.paths)) {
     for (const method of HTTP_METHODS) {
@@ -41,6 +42,10 @@ export function finalizeDocument(doc: OpenAPIObject): OpenAPIObject {
       if ((op as unknown as Record<string, unknown>)[AUTH_EXTENSION] === 'public') op.security = [];
       for (const param of op.parameters ?? []) {
         if ('$ref' in param) continue;
+        if (param.schema && !('$ref' in param.schema) && param.schema.default !== undefined) {
+          param.description = withDefault(param.description, param.schema.default);
+          delete param.schema.default;
+        }
         if (param.example === undefined && param.schema) param.example = example(param.schema);
       }
       const body = op.requestBody && !('$ref' in op.requestBody) ? op.requestBody.content['application/json'] : undefined;
@@ -76,3 +81,23 @@ export function exampleOf(schema: SchemaObject | ReferenceObject | undefined, re
   if (s.type === 'boolean') return false;
   return null;
 }
+
+/**
+ * Defaults of optional properties move into the description: generators such as
+ * openapi-typescript type a property with a `default` as always present, which would force
+ * clients to send what the server fills in itself.
+ */
+function describeDefaults(schema: SchemaObject): void {
+  for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+    if ('$ref' in prop) continue;
+    if (prop.default !== undefined && !(schema.required ?? []).includes(name)) {
+      prop.description = withDefault(prop.description, prop.default);
+      if (prop.example === undefined) prop.example = prop.default;
+      delete prop.default;
+    }
+    describeDefaults(prop);
+  }
+  if (schema.items && !('$ref' in schema.items)) describeDefaults(schema.items);
+}
+
+const withDefault = (description: string | undefined, value: unknown): string => `${description ? `${description}. ` : ''}Default: ${JSON.stringify(value)}.`;

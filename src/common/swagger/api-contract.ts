@@ -103,6 +103,11 @@ function successDescription(envelope: ApiEnvelope): string {
   return 'success envelope: {success: true, data, timestamp}';
 }
 
+const ERROR_HEADERS = {
+  'X-Error-Code': { description: 'the catalog code', schema: { type: 'string' } },
+  'X-Trace-Id': { description: 'the trace id of the request', schema: { type: 'string' } },
+};
+
 function errorResponse(status: number, codes: ErrorCode[], envelope: ApiEnvelope): MethodDecorator {
   const list = codes.map((code) => `${code} (${ERROR_CATALOG[code].message})`).join(', ');
   const first = codes[0];
@@ -110,6 +115,7 @@ function errorResponse(status: number, codes: ErrorCode[], envelope: ApiEnvelope
     return ApiResponse({
       status,
       description: `${list}. Code envelope: the body carries the HTTP status as \`code\`; the catalog code is in the \`X-Error-Code\` header, the trace id in \`X-Trace-Id\`.`,
+      headers: ERROR_HEADERS,
       schema: { $ref: `#/components/schemas/${CODE_ERROR_ENVELOPE_SCHEMA}` },
       example: { code: status, data: null, message: ERROR_CATALOG[first].message },
     });
@@ -117,6 +123,7 @@ function errorResponse(status: number, codes: ErrorCode[], envelope: ApiEnvelope
   return ApiResponse({
     status,
     description: `${list}.`,
+    headers: ERROR_HEADERS,
     schema: { $ref: `#/components/schemas/${ERROR_ENVELOPE_SCHEMA}` },
     example: {
       success: false,

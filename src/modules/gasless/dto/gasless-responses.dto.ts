@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { RouteDto } from '../../swap/dto/swap-responses.dto';
 
 /** Response shapes of the gasless endpoints (interface.md "Gasless quote object", "Gasless swap record"), for the OpenAPI document. */
@@ -38,10 +38,11 @@ export class PermitMessageDto {
   @ApiPropertyOptional({ type: SwapWitnessDto, description: 'mode 3 only' }) witness?: SwapWitnessDto;
 }
 
+@ApiExtraModels(TypedDataFieldDto)
 export class Eip712PayloadDto {
   @ApiProperty({
     type: 'object',
-    additionalProperties: { type: 'array', items: { $ref: '#/components/schemas/TypedDataFieldDto' } },
+    additionalProperties: { type: 'array', items: { $ref: getSchemaPath(TypedDataFieldDto) } },
     description: 'struct types, EIP712Domain included (as eth_signTypedData_v4 expects)',
     example: { TokenPermissions: [{ name: 'token', type: 'address' }, { name: 'amount', type: 'uint256' }] },
   })
