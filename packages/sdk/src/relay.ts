@@ -1,7 +1,7 @@
 import { RelayTimeoutError } from './errors';
 import { data, type ApiClient, type Credentials } from './http';
 import { connectTxSocket, subscribe } from './socket';
-import { isFinal, type RelayQuote, type SubmitTx, type SubmitTxResult, type SubmitTxSync, type TxList, type TxRecord, type TxStatus } from './types';
+import { isFinal, type RelayQuote, type SubmitSignedTx, type SubmitSignedTxResult, type SubmitTx, type SubmitTxResult, type SubmitTxSync, type TxList, type TxRecord, type TxStatus } from './types';
 
 export interface WaitOptions {
   /** Give up after this long (default 60 s): RelayTimeoutError. */
@@ -36,6 +36,14 @@ export class RelayApi {
   /** POST /api/quote: the cost in USD and `minBalanceRequired`, nothing queued or charged. */
   quote(tx: SubmitTx): Promise<RelayQuote> {
     return data(this.api.POST('/api/quote', { body: tx }));
+  }
+
+  /**
+   * POST /api/submit-signed-tx (funding-signed): the service tops the signer of `signedTx` up to
+   * the native balance it needs, broadcasts it and tracks it like any relayed transaction.
+   */
+  submitSigned(request: SubmitSignedTx): Promise<SubmitSignedTxResult> {
+    return data(this.api.POST('/api/submit-signed-tx', { body: request }));
   }
 
   /** GET /api/tx (public). */

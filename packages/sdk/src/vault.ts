@@ -54,6 +54,9 @@ export class VaultApi {
     const digest = TypedDataEncoder.hash(domain, EXECUTE_TYPES, message);
     if (digest !== payload.executeDigest) throw new Error(`the plan's executeDigest ${payload.executeDigest} is not the Execute message of ${user} (${digest})`);
     const executeSignature = await signer.signTypedData(domain, EXECUTE_TYPES, message);
+    // An EOA already delegated to the settlement delegate needs no new authorization (only known with a provider).
+    const code = signer.provider ? await signer.provider.getCode(user) : '0x';
+    if (code.toLowerCase() === `0xef0100${payload.authorization.address.slice(2).toLowerCase()}`) return { quoteId: quote.quoteId, executeSignature };
     const auth = await signer.authorize({ address: payload.authorization.address, nonce: payload.authorization.nonce, chainId: payload.authorization.chainId });
     const sig = Signature.from(auth.signature);
     return {

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { Wallet } from 'ethers';
+import { Wallet, type HDNodeWallet } from 'ethers';
 import { mintCall, randomAddress, testChain, token } from '../../../test/support/chain-fixtures';
 import { adminAuth, createTestApp, TestApp } from '../../../test/support/test-app';
 import { RelayApiError, RelayClient, RelayTimeoutError, subscribe, verifyWebhookSignature, type TxNotification } from '../src';
@@ -10,7 +10,7 @@ describe('SDK against the local stack', () => {
   let t: TestApp;
   let baseUrl: string;
   let client: RelayClient;
-  let owner: Wallet;
+  let owner: HDNodeWallet;
   const chain = testChain(31337);
   const usdc = token(chain, 'USDC');
   const mint = () => ({ chainId: 31337, to: usdc, callData: mintCall(randomAddress(), 1_000n), label: 'sdk-spec' });
