@@ -5,7 +5,6 @@
  *   npm run example -- examples/login-webhooks.ts
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Wallet } from 'ethers';
 import { verifyWebhookSignature, type TxNotification } from '@gas-relay/sdk';
 import { erc20 } from './lib/erc20';
@@ -23,7 +22,9 @@ run(async () => {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the receiver is not listening on a port');
+  const url = `http://127.0.0.1:${address.port}/hook`;
 
   const session = await client.auth.login(demoWallet);
   console.log(`logged in as ${session.address} (account ${session.userId}), token valid until ${new Date(session.expiresAt * 1000).toISOString()}`);

@@ -16,7 +16,7 @@ interface Manifest {
 
 export function stack(chainId = 31337) {
   const file = process.env.EXAMPLES_DEVNET ?? join(__dirname, '..', '..', '.local', 'devnet.json');
-  const manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+  const manifest: Manifest = JSON.parse(readFileSync(file, 'utf8'));
   const chain = manifest.chains.find((c) => c.chainId === chainId);
   if (!chain) throw new Error(`chain ${chainId} is not in ${file}`);
   const provider = new JsonRpcProvider(chain.rpcUrl, chainId, { staticNetwork: true });

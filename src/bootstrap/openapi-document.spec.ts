@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OpenAPIObject } from '@nestjs/swagger';
@@ -61,6 +62,13 @@ describe('OpenAPI document', () => {
     const checkedIn = readFileSync(join(__dirname, '../../packages/sdk/openapi.json'), 'utf8');
     expect(serializeDocument(doc)).toBe(checkedIn);
   });
+
+  it('matches the SDK types: openapi-typescript output of it (run `npm run generate -w @gas-relay/sdk`)', () => {
+    const sdk = join(__dirname, '../../packages/sdk');
+    const cli = join(__dirname, '../../node_modules/openapi-typescript/bin/cli.js');
+    const generated = execFileSync(process.execPath, [cli, join(sdk, 'openapi.json')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    expect(generated).toBe(readFileSync(join(sdk, 'src/generated/api.ts'), 'utf8'));
+  }, 60_000);
 
   it('lists the client endpoints of interface.md and the extensions', () => {
     const ids = operations.map((o) => o.id);
