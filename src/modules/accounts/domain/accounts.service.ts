@@ -6,6 +6,7 @@ import { normalizeAddress } from '../../../common/evm/address';
 import { usdToMicro } from '../../../common/money/usd';
 import { AccountLimitsDto } from '../dto/admin.dto';
 import { AccountEntity } from '../entities/account.entity';
+import { ApiKeyEntity } from '../entities/api-key.entity';
 import { ApiKeysService } from './api-keys.service';
 import { LedgerService } from './ledger.service';
 
@@ -68,6 +69,26 @@ export class AccountsService {
     const account = await this.getByAddress(address);
     const { apiKey } = await this.apiKeys.issue(account.id);
     return { userId: account.id, apiKey };
+  }
+
+  /** Accounts, newest first (the operator CLI's `accounts list`). */
+  list(options: { limit: number; offset: number }): Promise<AccountEntity[]> {
+    return this.accounts.find({ order: { createdAt: 'DESC', id: 'DESC' }, take: options.limit, skip: options.offset });
+  }
+
+  /** The account's API keys: prefix, creation, revocation; never the key or its hash. */
+  async listKeys(address: string): Promise<Array<{ keyId: string; prefix: string; createdAt: string; revokedAt: string | null; rateLimitPerMinute: number | null }>> {
+    const account = await this.getByAddress(address);
+    const keys = await this.dataSource
+      .getRepository(ApiKeyEntity)
+      .find({ where: { userId: account.id }, order: { createdAt: 'DESC' } });
+    return keys.map((k) => ({
+      keyId: k.id,
+      prefix: k.keyPrefix,
+      createdAt: k.createdAt.toISOString(),
+      revokedAt: k.revokedAt ? k.revokedAt.toISOString() : null,
+      rateLimitPerMinute: k.rateLimitPerMinute,
+    }));
   }
 
   revokeKey(key: string): Promise<void> {
