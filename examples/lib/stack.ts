@@ -19,7 +19,8 @@ export function stack(chainId = 31337) {
   const manifest: Manifest = JSON.parse(readFileSync(file, 'utf8'));
   const chain = manifest.chains.find((c) => c.chainId === chainId);
   if (!chain) throw new Error(`chain ${chainId} is not in ${file}`);
-  const provider = new JsonRpcProvider(chain.rpcUrl, chainId, { staticNetwork: true });
+  // No response cache: a wallet sending transactions back to back must see each new nonce.
+  const provider = new JsonRpcProvider(chain.rpcUrl, chainId, { staticNetwork: true, cacheTimeout: -1 });
   const token = (symbol: string): string => {
     const found = chain.tokens.find((t) => t.symbol === symbol);
     if (!found) throw new Error(`no ${symbol} on chain ${chainId}`);
