@@ -124,6 +124,7 @@ async function main(): Promise<void> {
   // The project's own exchange endpoint for the exchange-action testnet; anvil's test accounts are its traders.
   const exchange = await steps.step('exchange endpoint', async () => startExchangeServer({
     port: Number(process.env.EXCHANGE_PORT ?? 8547),
+    host: process.env.LOCAL_BIND_HOST,
     chainId: EXCHANGE_TESTNET_ID,
     traders: ANVIL_TEST_ACCOUNTS.map((a) => a.address),
   }));
