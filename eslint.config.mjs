@@ -1,11 +1,14 @@
 import tseslint from 'typescript-eslint';
+import boundaries from './eslint/module-boundaries.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.local/**', 'coverage/**', 'packages/*/dist/**', 'packages/sdk/src/generated/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
+    plugins: { project: boundaries },
     rules: {
+      'project/module-boundaries': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
       'no-restricted-syntax': [

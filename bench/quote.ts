@@ -123,7 +123,7 @@ async function bringUp(): Promise<Stack> {
   await dataSource.destroy();
   const { AppModule } = await import('../src/app.module');
   const { configureApp } = await import('../src/bootstrap/configure-app');
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, { bodyParser: false, logger: SETTINGS.logs ? undefined : ['error'], abortOnError: false });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRole('all'), { bodyParser: false, logger: SETTINGS.logs ? undefined : ['error'], abortOnError: false });
   configureApp(app);
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as { port: number };

@@ -246,7 +246,7 @@ async function bringUp(stackRef: { stack?: Partial<Stack> }): Promise<Stack> {
   });
   await cleanRedis(SETTINGS.redisUrl, SETTINGS.redisPrefix);
 
-  // Every setting the app reads, before the first import of src/ (AppModule reads APP_ROLE at load).
+  // Every setting the app reads, before the first import of src/.
   const passthrough = Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(RELAY_|RELAYER_KEYS_PER_REGION$|DB_POOL_SIZE$|RATE_LIMIT_PER_MINUTE$)/.test(k)));
   Object.assign(process.env, {
     NODE_ENV: 'test', // read no .env / .local/local.env of a developer
@@ -281,7 +281,7 @@ async function bringUp(stackRef: { stack?: Partial<Stack> }): Promise<Stack> {
   const { AppModule } = await import('../src/app.module');
   const { configureApp } = await import('../src/bootstrap/configure-app');
   const logger = new BenchLogger();
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, { bodyParser: false, logger, abortOnError: false });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRole(SETTINGS.workers > 0 ? 'api' : 'all'), { bodyParser: false, logger, abortOnError: false });
   stackRef.stack.app = app;
   configureApp(app);
   await app.listen(0, '127.0.0.1');

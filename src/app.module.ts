@@ -1,48 +1,64 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from './config/config.module';
+import type { AppConfig } from './config/app-config';
 import { DatabaseModule } from './database/database.module';
-import { AccountsModule } from './modules/accounts/accounts.module';
+import { AccountsModule } from './modules/accounts';
 import { AuthModule } from './modules/auth/auth.module';
-import { ChainsModule } from './modules/chains/chains.module';
+import { ChainsModule } from './modules/chains';
 import { TxSocketModule } from './modules/events/socket/tx-socket.module';
+import { GaslessModule } from './modules/gasless/gasless.module';
+import { GaslessWorkerModule } from './modules/gasless/gasless-worker.module';
 import { HealthModule } from './modules/health/health.module';
 import { MetricsModule } from './modules/metrics/metrics.module';
-import { PricingModule } from './modules/pricing/pricing.module';
-import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
-import { RelayWorkerModule } from './modules/relay/relay-worker.module';
-import { RelayModule } from './modules/relay/relay.module';
-import { VaultWorkerModule } from './modules/vault/vault-worker.module';
+import { PricingModule } from './modules/pricing';
+import { RateLimitModule } from './modules/rate-limit';
+import { RelayModule, RelayWorkerModule } from './modules/relay';
+import { SwapModule } from './modules/swap';
 import { VaultModule } from './modules/vault/vault.module';
+import { VaultWorkerModule } from './modules/vault/vault-worker.module';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
+import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module';
 import { QueueModule } from './queue/queue.module';
 import { RedisModule } from './redis/redis.module';
-import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module';
-import { WebhooksModule } from './modules/webhooks/webhooks.module';
-import { SwapModule } from './modules/swap/swap.module';
-import { GaslessModule } from './modules/gasless/gasless.module';
 
-/** The role is read once at startup: `api` instances run no queue consumers. */
-const WORKER_MODULES = process.env.APP_ROLE === 'api' ? [] : [RelayWorkerModule, WebhooksWorkerModule, VaultWorkerModule];
+/** What serves clients besides the HTTP controllers: the Socket.IO push. */
+@Module({ imports: [TxSocketModule] })
+export class ApiModule {}
 
-@Module({
-  imports: [
-    ConfigModule,
-    DatabaseModule,
-    RedisModule,
-    QueueModule,
-    MetricsModule,
-    AccountsModule,
-    AuthModule,
-    ChainsModule,
-    PricingModule,
-    HealthModule,
-    RateLimitModule,
-    RelayModule,
-    WebhooksModule,
-    VaultModule,
-    SwapModule,
-    GaslessModule,
-    ...(process.env.APP_ROLE === 'worker' ? [] : [TxSocketModule]),
-    ...WORKER_MODULES,
-  ],
-})
-export class AppModule {}
+/** Queue consumers, receipt tracking, reconcilers, schedulers and outcome listeners. */
+@Module({ imports: [RelayWorkerModule, WebhooksWorkerModule, VaultWorkerModule, GaslessWorkerModule] })
+export class WorkerModule {}
+
+/**
+ * The application for one role of the validated config: `api` serves HTTP and sockets and runs
+ * no queue consumers, `worker` runs the consumers and serves nothing, `all` does both. Every
+ * role has the features' modules (a worker enqueues and reads through the same services).
+ */
+@Module({})
+export class AppModule {
+  static forRole(role: AppConfig['APP_ROLE']): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule,
+        DatabaseModule,
+        RedisModule,
+        QueueModule,
+        MetricsModule,
+        AccountsModule,
+        AuthModule,
+        ChainsModule,
+        PricingModule,
+        HealthModule,
+        RateLimitModule,
+        RelayModule,
+        WebhooksModule,
+        VaultModule,
+        SwapModule,
+        GaslessModule,
+        ...(role === 'worker' ? [] : [ApiModule]),
+        ...(role === 'api' ? [] : [WorkerModule]),
+      ],
+    };
+  }
+}

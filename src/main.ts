@@ -5,10 +5,12 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { configureApp } from './bootstrap/configure-app';
 import { AppLogger } from './common/trace/app-logger';
-import { AppConfig } from './config/app-config';
+import { AppConfig, validateConfig } from './config/app-config';
 
 async function bootstrap(): Promise<void> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+  // The role picks the modules, so the config is validated before the application is composed.
+  const { APP_ROLE } = validateConfig(process.env);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRole(APP_ROLE), {
     bodyParser: false,
     logger: new AppLogger(),
     // Let startup errors (bad config) reach the handler below instead of aborting the process.

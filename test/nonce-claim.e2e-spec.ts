@@ -1,9 +1,11 @@
 import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { ChainRegistry } from '../src/modules/chains/domain/chain-registry.service';
-import { RelayTransactionEntity } from '../src/modules/relay/entities/relay-transaction.entity';
-import { SenderService } from '../src/modules/relay/sending/sender.service';
-import { NonceManager } from '../src/modules/relay/signers/nonce-manager.service';
+import { RelayTransactionEntity } from '../src/modules/relay/store/relay-transaction.entity';
+import { SenderService } from '../src/modules/relay/pipeline/sender.service';
+import { NonceManager } from '../src/modules/relay/pipeline/nonce-manager.service';
+import { SignerNonceStore } from '../src/modules/relay/store/signer-nonce.store';
+import { sql } from '../src/database/sql';
 import { mintCall, randomAddress, testChain, token } from './support/chain-fixtures';
 import { createAccount, createTestApp, TestApp } from './support/test-app';
 
@@ -18,7 +20,7 @@ describe('relay: nonce claims', () => {
     t = await createTestApp();
     db = t.app.get(DataSource);
     a = t.app.get(NonceManager);
-    b = new NonceManager(db, t.app.get(ChainRegistry));
+    b = new NonceManager(new SignerNonceStore(db), t.app.get(ChainRegistry));
   });
   afterAll(() => t.close());
 
@@ -45,8 +47,7 @@ describe('relay: nonce claims', () => {
     const address = Wallet.createRandom().address;
     await db.query(`CREATE TABLE IF NOT EXISTS nonce_claim_probe (address varchar(42), nonce bigint)`);
     const record = (nonce: bigint) => ({
-      ctes: `probe AS (INSERT INTO nonce_claim_probe (address, nonce) SELECT $4::varchar, $5::bigint FROM claimed)`,
-      params: [address.toLowerCase(), nonce.toString()],
+      ctes: [sql`probe AS (INSERT INTO nonce_claim_probe (address, nonce) SELECT ${address.toLowerCase()}::varchar, ${nonce}::bigint FROM claimed)`],
     });
     const claims = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? a : b).claim(31337, address, async (n) => n, (_signed, n) => record(n)));
     const nonces = (await Promise.all(claims)).map((c) => c.nonce).sort((x, y) => (x < y ? -1 : 1));

@@ -1,5 +1,5 @@
 import { Wallet } from 'ethers';
-import { encodeExchangeCallData, signExchangeAction } from '../src/modules/relay/exchange/exchange-action';
+import { encodeExchangeCallData, signExchangeAction } from '../src/modules/relay/intake/exchange/exchange-action';
 import { createAccount, createTestApp, TestApp } from './support/test-app';
 
 const CHAIN = 10200001;

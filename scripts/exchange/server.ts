@@ -16,7 +16,7 @@
  */
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MAX_EXCHANGE_REQUEST_BYTES, parseExchangeRequest, recoverExchangeSigner } from '../../src/modules/relay/exchange/exchange-action';
+import { MAX_EXCHANGE_REQUEST_BYTES, parseExchangeRequest, recoverExchangeSigner } from '../../src/modules/relay/intake/exchange/exchange-action';
 import { NonceBook } from './nonce-book';
 
 export interface ExchangeServerOptions {

@@ -23,7 +23,8 @@ export async function offlineOpenApiDocument(): Promise<OpenAPIObject> {
   try {
     const { AppModule } = await import('../../src/app.module');
     const { buildOpenApiDocument } = await import('../../src/bootstrap/openapi-document');
-    const app = await NestFactory.create(AppModule, { preview: true, logger: false, abortOnError: false });
+    // The api role: every controller, and none of the worker modules (they serve nothing).
+    const app = await NestFactory.create(AppModule.forRole('api'), { preview: true, logger: false, abortOnError: false });
     const doc = buildOpenApiDocument(app);
     await app.close();
     return doc;

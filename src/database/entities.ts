@@ -1,9 +1,9 @@
-import { AccountEntity } from '../modules/accounts/entities/account.entity';
-import { ApiKeyEntity } from '../modules/accounts/entities/api-key.entity';
-import { LedgerEntryEntity } from '../modules/accounts/entities/ledger-entry.entity';
-import { RelayBroadcastEntity } from '../modules/relay/entities/relay-broadcast.entity';
-import { RelayTransactionEntity } from '../modules/relay/entities/relay-transaction.entity';
-import { SignerNonceEntity } from '../modules/relay/entities/signer-nonce.entity';
+import { AccountEntity } from '../modules/accounts/store/account.entity';
+import { ApiKeyEntity } from '../modules/accounts/store/api-key.entity';
+import { LedgerEntryEntity } from '../modules/accounts/store/ledger-entry.entity';
+import { RelayBroadcastEntity } from '../modules/relay/store/relay-broadcast.entity';
+import { RelayTransactionEntity } from '../modules/relay/store/relay-transaction.entity';
+import { SignerNonceEntity } from '../modules/relay/store/signer-nonce.entity';
 import { TxStatusEventEntity } from '../modules/tx-events/tx-status-event.entity';
 import { WebhookDeliveryEntity } from '../modules/webhooks/entities/webhook-delivery.entity';
 import { WebhookSigningKeyEntity } from '../modules/webhooks/entities/webhook-signing-key.entity';

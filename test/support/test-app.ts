@@ -19,7 +19,7 @@ export interface TestApp {
 export async function createTestApp(options: { env?: Record<string, string | undefined>; controllers?: Type[] } = {}): Promise<TestApp> {
   const env = { ...process.env, ...testEnv(), ...options.env };
   const config = validateConfig(env);
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule], controllers: options.controllers ?? [] })
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRole(config.APP_ROLE)], controllers: options.controllers ?? [] })
     .overrideProvider(AppConfig)
     .useValue(config)
     .compile();

@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import type { AccountEntity } from '../../modules/accounts/entities/account.entity';
+import type { AccountEntity } from '../../modules/accounts/store/account.entity';
 
 export interface Caller {
   account: AccountEntity;

@@ -4,7 +4,8 @@ import { FundingSigned1763900000000 } from './1763900000000-funding-signed';
 import { Webhooks1764000000000 } from './1764000000000-webhooks';
 import { Vaults1764200000000 } from './1764200000000-vaults';
 import { GaslessSwaps1764300000000 } from './1764300000000-gasless-swaps';
-import { TxListIndex1764400000000 } from './1764400000000-tx-list-index';
+import { RelayStages1764400000000 } from './1764400000000-relay-stages';
+import { TxListIndex1764500000000 } from './1764500000000-tx-list-index';
 
 /** Every migration in order; listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -14,5 +15,6 @@ export const MIGRATIONS = [
   Webhooks1764000000000,
   Vaults1764200000000,
   GaslessSwaps1764300000000,
-  TxListIndex1764400000000,
+  RelayStages1764400000000,
+  TxListIndex1764500000000,
 ];

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { AppError } from '../../common/errors/app-error';
 import { AuthenticatedRequest } from '../../common/http/authenticated-request';
 import { IS_PUBLIC } from '../../common/http/public.decorator';
-import { ApiKeysService } from '../accounts/domain/api-keys.service';
+import { ApiKeysService } from '../accounts';
 
 export const API_KEY_HEADER = 'api-key';
 

@@ -1,9 +1,10 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
+import { RegionResolver } from '../relay';
 import { Caller, CurrentCaller } from '../../common/http/authenticated-request';
 import { ApiContract } from '../../common/swagger/api-contract';
-import { RateLimited } from '../rate-limit/rate-limited.decorator';
+import { RateLimited } from '../rate-limit';
 import type { GaslessQuoteView } from './domain/gasless-quote';
 import { GaslessQuoteService } from './domain/gasless-quote.service';
 import { GaslessStatusService } from './domain/gasless-status.service';
@@ -19,6 +20,7 @@ export class GaslessController {
     private readonly quotes: GaslessQuoteService,
     private readonly submissions: GaslessSubmitService,
     private readonly statuses: GaslessStatusService,
+    private readonly regions: RegionResolver,
   ) {}
 
   @Get('quote')
@@ -48,7 +50,7 @@ export class GaslessController {
     errors: ['VALIDATION_001', 'AUTH_008', 'TRANSACTION_001', 'TRANSACTION_002', 'TRANSACTION_006', 'RESOURCE_001', 'TRANSACTION_004', 'CHAIN_003'],
   })
   submit(@CurrentCaller() caller: Caller, @Body() body: SubmitGaslessSwapDto, @Req() req: Request): Promise<GaslessSwapView> {
-    return this.submissions.submit(caller, body, req);
+    return this.submissions.submit(caller, body, this.regions.hintsOf(req));
   }
 
   @Get('status')

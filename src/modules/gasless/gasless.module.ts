@@ -1,9 +1,7 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { ChainsModule } from '../chains/chains.module';
-import { RateLimitModule } from '../rate-limit/rate-limit.module';
-import { RelayTransactionEntity } from '../relay/entities/relay-transaction.entity';
-import { RelayModule } from '../relay/relay.module';
+import { ChainsModule } from '../chains';
+import { RateLimitModule } from '../rate-limit';
+import { RelayCoreModule, RelayModule } from '../relay';
 import { SwapModule } from '../swap';
 import { GaslessQuoteService } from './domain/gasless-quote.service';
 import { GaslessQuoteStore } from './domain/gasless-quote.store';
@@ -11,13 +9,14 @@ import { GaslessStatusService } from './domain/gasless-status.service';
 import { GaslessSubmitService } from './domain/gasless-submit.service';
 import { PermitNonceService } from './domain/permit-nonce.service';
 import { SettlerInfo } from './domain/settler-info.service';
-import { GaslessSwapEntity } from './entities/gasless-swap.entity';
 import { GaslessController } from './gasless.controller';
+import { GaslessSwapStore } from './store/gasless-swap.store';
 
 /** Gasless same-chain swaps: Permit2-signed input, settlement relayed on the user's behalf. */
 @Module({
-  imports: [TypeOrmModule.forFeature([GaslessSwapEntity, RelayTransactionEntity]), ChainsModule, RateLimitModule, RelayModule, SwapModule],
+  imports: [ChainsModule, RateLimitModule, RelayCoreModule, RelayModule, SwapModule],
   controllers: [GaslessController],
-  providers: [GaslessQuoteService, GaslessQuoteStore, GaslessSubmitService, GaslessStatusService, PermitNonceService, SettlerInfo],
+  providers: [GaslessSwapStore, GaslessQuoteService, GaslessQuoteStore, GaslessSubmitService, GaslessStatusService, PermitNonceService, SettlerInfo],
+  exports: [GaslessStatusService],
 })
 export class GaslessModule {}

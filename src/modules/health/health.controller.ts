@@ -1,14 +1,13 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import Redis from 'ioredis';
-import { DataSource } from 'typeorm';
 import { RawResponse } from '../../common/envelope/envelope-kind';
 import { Public } from '../../common/http/public.decorator';
 import { ApiContract } from '../../common/swagger/api-contract';
 import { REDIS } from '../../redis/redis.module';
-import { ChainHealth, ChainHealthService } from '../chains/domain/chain-health.service';
+import { ChainHealth, ChainHealthService } from '../chains';
+import { DatabaseProbe } from './database-probe.store';
 
 class ProbeDto {
   @ApiProperty() ok: boolean;
@@ -46,7 +45,7 @@ class HealthDto {
 @Controller('health')
 export class HealthController {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly database: DatabaseProbe,
     @Inject(REDIS) private readonly redis: Redis,
     private readonly chains: ChainHealthService,
   ) {}
@@ -65,7 +64,7 @@ export class HealthController {
   })
   async health(@Res({ passthrough: true }) res: Response): Promise<HealthDto> {
     const [database, redis] = await Promise.all([
-      probe(() => this.dataSource.query('SELECT 1')),
+      probe(() => this.database.ping()),
       probe(() => this.redis.ping()),
     ]);
     const chains: ChainHealth[] = this.chains.snapshot();

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ChainsModule } from '../chains/chains.module';
+import { ChainsModule } from '../chains';
 import { PricingService } from './pricing.service';
 import { NATIVE_PRICE_SOURCES } from './sources/price-source';
 import { StaticPriceSource } from './sources/static-price.source';

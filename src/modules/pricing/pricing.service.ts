@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
 import { AppConfig } from '../../config/app-config';
-import { ChainRegistry } from '../chains/domain/chain-registry.service';
+import { ChainRegistry } from '../chains';
 import { NATIVE_PRICE_SOURCES, NativePriceSource } from './sources/price-source';
 
 export interface NativePrice {

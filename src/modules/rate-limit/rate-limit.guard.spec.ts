@@ -2,7 +2,7 @@ import { ExecutionContext, Logger } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
 import { AuthenticatedRequest, Caller } from '../../common/http/authenticated-request';
 import { AppConfig } from '../../config/app-config';
-import type { AccountEntity } from '../accounts/entities/account.entity';
+import type { AccountEntity } from '../accounts';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitResult, RateLimitService } from './rate-limit.service';
 

@@ -1,16 +1,21 @@
 import { Module } from '@nestjs/common';
-import { ReconcilerProcessor } from './reconciler/reconciler.processor';
-import { ReconcilerService } from './reconciler/reconciler.service';
+import { ReconcilerProcessor } from './pipeline/reconciler.processor';
+import { ReconcilerService } from './pipeline/reconciler.service';
 import { RelayCoreModule } from './relay-core.module';
-import { BroadcastMarks } from './sending/broadcast-marks';
-import { ReceiptTracker } from './sending/receipt-tracker.service';
-import { SendProcessor } from './sending/send.processor';
-import { SenderService } from './sending/sender.service';
+import { BroadcastMarks } from './pipeline/broadcast-marks';
+import { ReceiptTracker } from './pipeline/receipt-tracker.service';
+import { SendProcessor } from './pipeline/send.processor';
+import { Abandonment } from './pipeline/abandonment.service';
+import { ChainIo } from './pipeline/chain-io.service';
+import { DerivedFunding } from './pipeline/derived-funding.service';
+import { MinedCheck } from './pipeline/mined-check';
+import { NonceFiller } from './pipeline/nonce-filler';
+import { SenderService } from './pipeline/sender.service';
 
 /** Queue consumers, receipt tracking and the reconciler: loaded by APP_ROLE worker and all. */
 @Module({
   imports: [RelayCoreModule],
-  providers: [SenderService, BroadcastMarks, ReceiptTracker, SendProcessor, ReconcilerService, ReconcilerProcessor],
+  providers: [ChainIo, MinedCheck, NonceFiller, DerivedFunding, Abandonment, SenderService, BroadcastMarks, ReceiptTracker, SendProcessor, ReconcilerService, ReconcilerProcessor],
   exports: [ReconcilerService, SenderService],
 })
 export class RelayWorkerModule {}

@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
-import { PendingWriter } from './domain/pending-writer.service';
-import { SubmissionService } from './domain/submission.service';
-import { SyncWaitService } from './domain/sync-wait.service';
-import { ExchangeRelayService } from './exchange/exchange-relay.service';
-import { FundingSignedService } from './funding/funding-signed.service';
-import { TxListController } from './listing/tx-list.controller';
-import { TxListService } from './listing/tx-list.service';
-import { RelayController } from './relay.controller';
+import { PendingWriter } from './intake/pending-writer.service';
+import { SubmissionService } from './intake/submission.service';
+import { SyncWaitService } from './intake/sync-wait.service';
+import { ExchangeRelayService } from './intake/exchange/exchange-relay.service';
+import { FundingSignedService } from './intake/funding-signed.service';
+import { RelayController } from './http/relay.controller';
+import { TxListController } from './http/tx-list.controller';
+import { TxListService } from './http/tx-list.service';
 import { RelayCoreModule } from './relay-core.module';
 
 /** The relay's HTTP side; other features relay through SubmissionService. */

@@ -14,3 +14,6 @@ export { SWAP_EXECUTOR_ABI } from './execution/executor-abi';
 export { TokenCatalog, NATIVE_TOKEN } from './catalog/token-catalog.service';
 export { PoolIndexer } from './indexer/pool-indexer.service';
 export type { TokenInfo } from './domain/types';
+export { MAX_FEE_BPS } from './dto/swap-requests.dto';
+export { usd } from './quotes/route-view';
+export { RouteDto } from './dto/swap-responses.dto';

@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { AppError } from '../../common/errors/app-error';
 import { Caller, CurrentCaller } from '../../common/http/authenticated-request';
 import { ApiContract } from '../../common/swagger/api-contract';
-import { RateLimited } from '../rate-limit/rate-limited.decorator';
+import { RateLimited } from '../rate-limit';
 import { BuildByIdDto, QuoteQueryDto } from './dto/swap-requests.dto';
 import { BestPathDto, RouteDto, SwapTxDto } from './dto/swap-responses.dto';
 import { SwapTxBuilder } from './execution/swap-tx-builder.service';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { ChainsModule } from '../chains/chains.module';
-import { PricingModule } from '../pricing/pricing.module';
-import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { ChainsModule } from '../chains';
+import { PricingModule } from '../pricing';
+import { RateLimitModule } from '../rate-limit';
 import { TokenCatalog } from './catalog/token-catalog.service';
 import { SwapTxBuilder } from './execution/swap-tx-builder.service';
 import { PoolIndexer } from './indexer/pool-indexer.service';

@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { TxSignalSubscriber } from './tx-signal.subscriber';
+import { TxStatusEventStore } from './tx-status-event.store';
 import { TxStatusPublisher } from './tx-status.publisher';
 
 @Module({
-  providers: [TxStatusPublisher, TxSignalSubscriber],
+  providers: [TxStatusEventStore, TxStatusPublisher, TxSignalSubscriber],
   exports: [TxStatusPublisher, TxSignalSubscriber],
 })
 export class TxEventsModule {}

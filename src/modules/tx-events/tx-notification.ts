@@ -1,5 +1,5 @@
 import { microToUsd } from '../../common/money/usd';
-import type { RelayTransactionEntity, TxStatus } from '../relay/entities/relay-transaction.entity';
+import type { RelayTransactionEntity, TxStatus } from '../relay';
 
 /** The webhook body and WebSocket event of decisions.md. */
 export interface TxNotification {
@@ -22,8 +22,11 @@ export interface TxNotification {
 export interface TxSignal {
   kind: 'status' | 'hash';
   notification: TxNotification;
-  /** The row's label when the publisher had it, so a feature's listener can skip other transactions without a read. */
-  label?: string;
+  /**
+   * The feature that relayed the transaction (vault, gasless), or null for a direct submission,
+   * when the publisher knew; a feature's listener skips other transactions without a read.
+   */
+  origin?: string | null;
 }
 
 export function notificationFor(tx: RelayTransactionEntity, previousStatus: TxStatus | null): TxNotification {

@@ -3,7 +3,8 @@ import Redis from 'ioredis';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { REDIS } from '../../redis/redis.module';
-import type { RelayTransactionEntity, TxStatus } from '../relay/entities/relay-transaction.entity';
+import type { RelayTransactionEntity, TxStatus } from '../relay';
+import { TxStatusEventStore } from './tx-status-event.store';
 import { notificationFor, TxNotification, TxSignal } from './tx-notification';
 
 export function txSignalChannel(config: AppConfig): string {
@@ -22,26 +23,19 @@ export class TxStatusPublisher {
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     private readonly config: AppConfig,
+    private readonly events: TxStatusEventStore,
   ) {}
 
   async record(em: EntityManager, tx: RelayTransactionEntity, previousStatus: TxStatus | null): Promise<TxNotification> {
     const notification = notificationFor(tx, previousStatus);
-    await em.query(this.outboxInsert('VALUES ($1, $2, $3, $4, $5)'), [tx.id, tx.userId, tx.status, previousStatus, JSON.stringify(notification)]);
+    await this.events.insert(notification, em);
     return notification;
   }
 
-  /**
-   * The outbox INSERT, for statements that write the status change themselves (single-statement
-   * submission and settlement): `rows` supplies (tx_id, user_id, status, previous_status, payload).
-   */
-  outboxInsert(rows: string): string {
-    return `INSERT INTO tx_status_events (tx_id, user_id, status, previous_status, payload) ${rows}`;
-  }
-
   /** Best effort: a lost signal only delays a waiter until its timeout; the outbox keeps the truth. */
-  async publish(kind: TxSignal['kind'], notification: TxNotification, label?: string): Promise<void> {
+  async publish(kind: TxSignal['kind'], notification: TxNotification, origin?: string | null): Promise<void> {
     try {
-      await this.redis.publish(txSignalChannel(this.config), JSON.stringify({ kind, notification, label } satisfies TxSignal));
+      await this.redis.publish(txSignalChannel(this.config), JSON.stringify({ kind, notification, origin } satisfies TxSignal));
     } catch (err) {
       this.logger.warn(`could not publish ${kind} signal for ${notification.txId}: ${(err as Error).message}`);
     }

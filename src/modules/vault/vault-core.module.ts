@@ -1,9 +1,8 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../../config/app-config';
 import { QUEUES } from '../../queue/queue-names';
-import { RelayCoreModule } from '../relay/relay-core.module';
+import { RelayCoreModule } from '../relay';
 import { ApyService } from './domain/apy.service';
 import { OrderTracker } from './domain/order-tracker.service';
 import { OrderTrackingQueue } from './domain/order-tracking.queue';
@@ -11,22 +10,28 @@ import { PositionsService } from './domain/positions.service';
 import { SettlementDelegates } from './domain/settlement-delegates';
 import { VaultReader } from './domain/vault-reader.service';
 import { VenueRegistry } from './domain/venue-registry';
-import { VaultOrderEntity } from './entities/vault-order.entity';
-import { VaultPositionEntity } from './entities/vault-position.entity';
-import { VaultQuoteEntity } from './entities/vault-quote.entity';
 import { BestSingleVenueSolver } from './solvers/best-single.solver';
 import { DiversifiedSolver } from './solvers/diversified.solver';
 import { LowestRiskSolver } from './solvers/lowest-risk.solver';
 import { VAULT_SOLVERS } from './solvers/solver';
+import { VaultBidStore } from './store/vault-bid.store';
+import { VaultOrderStore } from './store/vault-order.store';
+import { VaultPositionStore } from './store/vault-position.store';
+import { VaultQuoteStore } from './store/vault-quote.store';
+import { VaultShareSampleStore } from './store/vault-share-sample.store';
 
 /** What the vault API and the vault workers share: venues, chain reads, APYs, solvers, order tracking. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([VaultQuoteEntity, VaultOrderEntity, VaultPositionEntity]),
     BullModule.registerQueue({ name: QUEUES.orders }, { name: QUEUES.vaultSamples }),
     RelayCoreModule,
   ],
   providers: [
+    VaultQuoteStore,
+    VaultBidStore,
+    VaultOrderStore,
+    VaultPositionStore,
+    VaultShareSampleStore,
     VenueRegistry,
     VaultReader,
     ApyService,
@@ -40,6 +45,6 @@ import { VAULT_SOLVERS } from './solvers/solver';
       useFactory: (config: AppConfig) => [new BestSingleVenueSolver(), new DiversifiedSolver(config.VAULT_DIVERSIFIED_CAP_BPS), new LowestRiskSolver()],
     },
   ],
-  exports: [VenueRegistry, VaultReader, ApyService, SettlementDelegates, OrderTracker, OrderTrackingQueue, VAULT_SOLVERS, RelayCoreModule, BullModule, TypeOrmModule],
+  exports: [VenueRegistry, VaultReader, ApyService, SettlementDelegates, OrderTracker, OrderTrackingQueue, VAULT_SOLVERS, VaultQuoteStore, VaultBidStore, VaultOrderStore, VaultPositionStore, RelayCoreModule, BullModule],
 })
 export class VaultCoreModule {}

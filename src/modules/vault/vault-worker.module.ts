@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
 import { VaultCoreModule } from './vault-core.module';
 import { ApySamplerProcessor } from './worker/apy-sampler.processor';
-import { OrderSignalListener } from './worker/order-signal.listener';
+import { OrderOutcomeListener } from './worker/order-outcome.listener';
 import { OrderTrackingProcessor } from './worker/order-tracking.processor';
 
 /** Share-price sampling and order tracking: loaded by APP_ROLE worker and all. */
 @Module({
   imports: [VaultCoreModule],
-  providers: [ApySamplerProcessor, OrderTrackingProcessor, OrderSignalListener],
+  providers: [ApySamplerProcessor, OrderTrackingProcessor, OrderOutcomeListener],
 })
 export class VaultWorkerModule {}

@@ -1,9 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
+import { RegionResolver } from '../relay';
 import { Caller, CurrentCaller } from '../../common/http/authenticated-request';
 import { ApiContract } from '../../common/swagger/api-contract';
-import { RateLimited } from '../rate-limit/rate-limited.decorator';
+import { RateLimited } from '../rate-limit';
 import { PlanExecutionService } from './domain/plan-execution.service';
 import { VaultOrdersService } from './domain/vault-orders.service';
 import { VaultQuotesService } from './domain/vault-quotes.service';
@@ -17,6 +18,7 @@ export class VaultController {
     private readonly quotes: VaultQuotesService,
     private readonly execution: PlanExecutionService,
     private readonly orders: VaultOrdersService,
+    private readonly regions: RegionResolver,
   ) {}
 
   @Post('quotes')
@@ -62,7 +64,7 @@ export class VaultController {
     errors: ['VALIDATION_001', 'TRANSACTION_001', 'TRANSACTION_002', 'TRANSACTION_006', 'RESOURCE_001', 'TRANSACTION_004', 'CHAIN_003'],
   })
   execute(@CurrentCaller() caller: Caller, @Body() body: ExecutePlanRequestDto, @Req() req: Request): Promise<OrderDto> {
-    return this.execution.execute(caller, body, req);
+    return this.execution.execute(caller, body, this.regions.hintsOf(req));
   }
 
   @Get('orders/:id')

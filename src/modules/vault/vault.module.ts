@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RelayModule } from '../relay/relay.module';
+import { RelayModule } from '../relay';
 import { PlanExecutionService } from './domain/plan-execution.service';
 import { VaultOrdersService } from './domain/vault-orders.service';
 import { VaultQuotesService } from './domain/vault-quotes.service';

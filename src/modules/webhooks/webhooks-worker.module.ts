@@ -1,17 +1,17 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { QUEUES } from '../../queue/queue-names';
-import { TxEventsModule } from '../tx-events/tx-events.module';
+import { TxEventsModule } from '../tx-events';
 import { SecretBox } from './crypto/secret-box';
-import { DeliveryStore } from './delivery/delivery-store';
 import { WebhookAttemptService } from './delivery/webhook-attempt.service';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
 import { WebhookDispatcher } from './delivery/webhook-dispatcher.service';
 import { WebhookQueue } from './delivery/webhook-queue';
+import { WebhookStoresModule } from './store/webhook-stores.module';
 
 /** Dispatcher and delivery processor: loaded by APP_ROLE worker and all, like the relay's worker side. */
 @Module({
-  imports: [BullModule.registerQueue({ name: QUEUES.webhooks }), TxEventsModule],
-  providers: [SecretBox, DeliveryStore, WebhookQueue, WebhookAttemptService, WebhookDeliveryProcessor, WebhookDispatcher],
+  imports: [BullModule.registerQueue({ name: QUEUES.webhooks }), TxEventsModule, WebhookStoresModule],
+  providers: [SecretBox, WebhookQueue, WebhookAttemptService, WebhookDeliveryProcessor, WebhookDispatcher],
 })
 export class WebhooksWorkerModule {}

@@ -1,16 +1,17 @@
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '../accounts/accounts.module';
-import { AdminGuard } from '../accounts/admin/admin.guard';
+import { AccountsModule } from '../accounts';
+import { AdminGuard } from '../accounts';
 import { AdminWebhooksController } from './admin/admin-webhooks.controller';
 import { SecretBox } from './crypto/secret-box';
 import { RegisterWebhooksPipe } from './registration/register-webhooks.pipe';
 import { WebhookRegistry } from './registration/webhook-registry.service';
 import { WebhooksController } from './registration/webhooks.controller';
+import { WebhookStoresModule } from './store/webhook-stores.module';
 import { WebhookDeadLettersModule } from './webhook-dead-letters.module';
 
 /** Registration (POST /api/user/register-webhooks) and the operator's dead letters (/admin/webhooks/*). */
 @Module({
-  imports: [AccountsModule, WebhookDeadLettersModule],
+  imports: [AccountsModule, WebhookDeadLettersModule, WebhookStoresModule],
   controllers: [WebhooksController, AdminWebhooksController],
   providers: [SecretBox, WebhookRegistry, RegisterWebhooksPipe, AdminGuard],
 })

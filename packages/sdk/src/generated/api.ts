@@ -140,46 +140,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/auth/message": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * One-time EIP-4361 login message for a wallet (valid 5 minutes)
-         * @description Sign `message` with EIP-191 personal_sign and send the signature to POST /api/auth/verify.
-         */
-        post: operations["WalletLoginController_message"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/verify": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Exchange the signed login message for a JWT
-         * @description The JWT (HS256, 1 hour) authenticates POST /api/user/register-webhooks, GET /api/txs and the Socket.IO namespace /tx.
-         */
-        post: operations["WalletLoginController_verify"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/supported-chains": {
         parameters: {
             query?: never;
@@ -623,6 +583,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/message": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One-time EIP-4361 login message for a wallet (valid 5 minutes)
+         * @description Sign `message` with EIP-191 personal_sign and send the signature to POST /api/auth/verify.
+         */
+        post: operations["WalletLoginController_message"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange the signed login message for a JWT
+         * @description The JWT (HS256, 1 hour) authenticates POST /api/user/register-webhooks, GET /api/txs and the Socket.IO namespace /tx.
+         */
+        post: operations["WalletLoginController_verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -734,45 +734,6 @@ export interface components {
         RevokeKeyDto: {
             /** @description The plain API key to revoke */
             key: string;
-        };
-        LoginMessageDto: {
-            /** @description EIP-4361 text to sign verbatim with EIP-191 personal_sign */
-            message: string;
-            /** @description Pass to POST /api/auth/verify with the signature */
-            messageId: string;
-            /**
-             * @description Unix seconds; the message is usable once, until then (5 minutes)
-             * @example 1735689900
-             */
-            expiry: number;
-        };
-        LoginMessageRequestDto: {
-            /**
-             * @description Wallet that will sign the message (any letter case)
-             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
-             */
-            address: string;
-        };
-        LoginTokenDto: {
-            /** @description JWT (HS256) for `Authorization: Bearer`; claims sub (userId), address, iat, exp */
-            token: string;
-            /**
-             * @description Unix seconds; the token expires then (1 hour after issue by default)
-             * @example 1735693200
-             */
-            expiresAt: number;
-            userId: string;
-            /**
-             * @description Lowercase wallet address of the account
-             * @example 0x70997970c51812dc3a010c7d01b50e0d17dc79c8
-             */
-            address: string;
-        };
-        VerifyLoginRequestDto: {
-            /** @description From POST /api/auth/message */
-            messageId: string;
-            /** @description 0x hex personal_sign signature of the message (65 bytes, or 64 in EIP-2098 form) */
-            signature: string;
         };
         NativeCurrencyDto: {
             name: string;
@@ -1532,6 +1493,45 @@ export interface components {
         SubmitGaslessSwapDto: {
             quoteId: string;
             /** @description 65-byte signature of the quote eip712 payload: 0x plus 130 hex digits */
+            signature: string;
+        };
+        LoginMessageDto: {
+            /** @description EIP-4361 text to sign verbatim with EIP-191 personal_sign */
+            message: string;
+            /** @description Pass to POST /api/auth/verify with the signature */
+            messageId: string;
+            /**
+             * @description Unix seconds; the message is usable once, until then (5 minutes)
+             * @example 1735689900
+             */
+            expiry: number;
+        };
+        LoginMessageRequestDto: {
+            /**
+             * @description Wallet that will sign the message (any letter case)
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
+            address: string;
+        };
+        LoginTokenDto: {
+            /** @description JWT (HS256) for `Authorization: Bearer`; claims sub (userId), address, iat, exp */
+            token: string;
+            /**
+             * @description Unix seconds; the token expires then (1 hour after issue by default)
+             * @example 1735693200
+             */
+            expiresAt: number;
+            userId: string;
+            /**
+             * @description Lowercase wallet address of the account
+             * @example 0x70997970c51812dc3a010c7d01b50e0d17dc79c8
+             */
+            address: string;
+        };
+        VerifyLoginRequestDto: {
+            /** @description From POST /api/auth/message */
+            messageId: string;
+            /** @description 0x hex personal_sign signature of the message (65 bytes, or 64 in EIP-2098 form) */
             signature: string;
         };
         /** @description Error body of the success-envelope paths (/api/*, /v1/*, /admin/*). */
@@ -2788,281 +2788,6 @@ export interface operations {
                      *         "code": "RESOURCE_001",
                      *         "message": "requested resource not found",
                      *         "category": "RESOURCE",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
-            500: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "SYSTEM_001",
-                     *         "message": "database operation failed",
-                     *         "category": "SYSTEM",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    WalletLoginController_message: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "address": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
-                 *     }
-                 */
-                "application/json": components["schemas"]["LoginMessageRequestDto"];
-            };
-        };
-        responses: {
-            /** @description success envelope: {success: true, data, timestamp} */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "message": "string",
-                     *         "messageId": "string",
-                     *         "expiry": 1735689900
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["LoginMessageDto"];
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-23T12:00:00.000Z
-                         */
-                        timestamp: string;
-                    };
-                };
-            };
-            /** @description USER_003 (invalid user address), VALIDATION_004 (schema validation failed). */
-            400: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "USER_003",
-                     *         "message": "invalid user address",
-                     *         "category": "USER",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
-            500: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "SYSTEM_001",
-                     *         "message": "database operation failed",
-                     *         "category": "SYSTEM",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    WalletLoginController_verify: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "messageId": "string",
-                 *       "signature": "string"
-                 *     }
-                 */
-                "application/json": components["schemas"]["VerifyLoginRequestDto"];
-            };
-        };
-        responses: {
-            /** @description success envelope: {success: true, data, timestamp} */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "token": "string",
-                     *         "expiresAt": 1735693200,
-                     *         "userId": "string",
-                     *         "address": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["LoginTokenDto"];
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-23T12:00:00.000Z
-                         */
-                        timestamp: string;
-                    };
-                };
-            };
-            /** @description AUTH_008 (invalid wallet signature), VALIDATION_004 (schema validation failed). */
-            400: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "AUTH_008",
-                     *         "message": "invalid wallet signature",
-                     *         "category": "AUTH",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description AUTH_006 (login message expired or already used). */
-            401: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "AUTH_006",
-                     *         "message": "login message expired or already used",
-                     *         "category": "AUTH",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description USER_002 (account disabled). */
-            403: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "USER_002",
-                     *         "message": "account disabled",
-                     *         "category": "USER",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description USER_001 (no account for the address). */
-            404: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "USER_001",
-                     *         "message": "no account for the address",
-                     *         "category": "USER",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -7839,6 +7564,281 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WalletLoginController_message: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "address": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LoginMessageRequestDto"];
+            };
+        };
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "message": "string",
+                     *         "messageId": "string",
+                     *         "expiry": 1735689900
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["LoginMessageDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description USER_003 (invalid user address), VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "USER_003",
+                     *         "message": "invalid user address",
+                     *         "category": "USER",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    WalletLoginController_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "messageId": "string",
+                 *       "signature": "string"
+                 *     }
+                 */
+                "application/json": components["schemas"]["VerifyLoginRequestDto"];
+            };
+        };
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "token": "string",
+                     *         "expiresAt": 1735693200,
+                     *         "userId": "string",
+                     *         "address": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["LoginTokenDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description AUTH_008 (invalid wallet signature), VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_008",
+                     *         "message": "invalid wallet signature",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_006 (login message expired or already used). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_006",
+                     *         "message": "login message expired or already used",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "USER_002",
+                     *         "message": "account disabled",
+                     *         "category": "USER",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description USER_001 (no account for the address). */
+            404: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "USER_001",
+                     *         "message": "no account for the address",
+                     *         "category": "USER",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };

@@ -1,5 +1,5 @@
 import { microToUsd } from '../../../common/money/usd';
-import { AccountEntity } from '../entities/account.entity';
+import { AccountEntity } from '../store/account.entity';
 import { AccountViewDto } from '../dto/account-view.dto';
 import { dailyConsumedMicro } from './daily-window';
 

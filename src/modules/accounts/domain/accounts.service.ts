@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import { normalizeAddress } from '../../../common/evm/address';
 import { usdToMicro } from '../../../common/money/usd';
 import { AccountLimitsDto } from '../dto/admin.dto';
-import { AccountEntity } from '../entities/account.entity';
-import { ApiKeyEntity } from '../entities/api-key.entity';
+import { AccountEntity } from '../store/account.entity';
+import { AccountStore } from '../store/account.store';
+import { ApiKeyStore } from '../store/api-key.store';
 import { ApiKeysService } from './api-keys.service';
 import { LedgerService } from './ledger.service';
 
@@ -17,22 +16,22 @@ import { LedgerService } from './ledger.service';
 @Injectable()
 export class AccountsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(AccountEntity) private readonly accounts: Repository<AccountEntity>,
+    private readonly accounts: AccountStore,
     private readonly ledger: LedgerService,
     private readonly apiKeys: ApiKeysService,
+    private readonly keyStore: ApiKeyStore,
   ) {}
 
   async getByAddress(address: string): Promise<AccountEntity> {
     const normalized = normalizeAddress(address);
     if (!normalized) throw new AppError('USER_003');
-    const account = await this.accounts.findOneBy({ address: normalized });
+    const account = await this.accounts.findByAddress(normalized);
     if (!account) throw new AppError('USER_001');
     return account;
   }
 
   async getById(userId: string): Promise<AccountEntity> {
-    const account = await this.accounts.findOneBy({ id: userId });
+    const account = await this.accounts.findById(userId);
     if (!account) throw new AppError('USER_001');
     return account;
   }
@@ -42,16 +41,8 @@ export class AccountsService {
     const normalized = normalizeAddress(address);
     if (!normalized) throw new AppError('USER_003');
     const creditMicro = usdToMicro(creditUsd);
-    return this.dataSource.transaction(async (em) => {
-      const inserted = await em
-        .createQueryBuilder()
-        .insert()
-        .into(AccountEntity)
-        .values({ address: normalized })
-        .orIgnore()
-        .returning(['id'])
-        .execute();
-      const id = (inserted.raw as Array<{ id: string }>)[0]?.id;
+    return this.accounts.transaction(async (em) => {
+      const id = await this.accounts.insertIfAbsent(normalized, em);
       if (!id) throw new AppError('VALIDATION_001', `an account for ${normalized} already exists`);
       if (creditMicro > 0n) await this.ledger.credit(id, creditMicro, 'opening credit', em);
       const { apiKey } = await this.apiKeys.issue(id, em);
@@ -73,15 +64,13 @@ export class AccountsService {
 
   /** Accounts, newest first (the operator CLI's `accounts list`). */
   list(options: { limit: number; offset: number }): Promise<AccountEntity[]> {
-    return this.accounts.find({ order: { createdAt: 'DESC', id: 'DESC' }, take: options.limit, skip: options.offset });
+    return this.accounts.list(options.limit, options.offset);
   }
 
   /** The account's API keys: prefix, creation, revocation; never the key or its hash. */
   async listKeys(address: string): Promise<Array<{ keyId: string; prefix: string; createdAt: string; revokedAt: string | null; rateLimitPerMinute: number | null }>> {
     const account = await this.getByAddress(address);
-    const keys = await this.dataSource
-      .getRepository(ApiKeyEntity)
-      .find({ where: { userId: account.id }, order: { createdAt: 'DESC' } });
+    const keys = await this.keyStore.listByUser(account.id);
     return keys.map((k) => ({
       keyId: k.id,
       prefix: k.keyPrefix,
@@ -107,7 +96,7 @@ export class AccountsService {
     if (limits.disabled !== undefined) patch.disabled = limits.disabled;
     if (limits.resetFailureStreak) patch.failureStreak = 0;
     if (Object.keys(patch).length > 0) {
-      await this.accounts.update({ id: account.id }, patch);
+      await this.accounts.update(account.id, patch);
       // Authentication hands out the account's settings (disabled, chains): cached copies must go.
       await this.apiKeys.accountChanged();
     }

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import Redis from 'ioredis';
 import { AppConfig } from '../../../config/app-config';
 import { REDIS } from '../../../redis/redis.module';
-import type { AuthenticatedKey } from './api-keys.service';
+import type { AuthenticatedKey } from './authenticated-key';
 
 /** Bounds memory whatever the number of keys in use; the oldest entry goes first. */
 const MAX_ENTRIES = 10_000;

@@ -1,4 +1,4 @@
-import { AccountEntity } from '../entities/account.entity';
+import { AccountEntity } from '../store/account.entity';
 
 /** Start of the UTC day containing `now`: the daily amount resets at 00:00 UTC (decisions.md). */
 export function utcDayStart(now: Date): Date {

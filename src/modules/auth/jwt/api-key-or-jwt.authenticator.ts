@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../../common/errors/app-error';
 import { Caller } from '../../../common/http/authenticated-request';
-import { AccountsService } from '../../accounts/domain/accounts.service';
-import { ApiKeysService } from '../../accounts/domain/api-keys.service';
+import { AccountsService } from '../../accounts';
+import { ApiKeysService } from '../../accounts';
 import { SessionTokens } from './session-tokens.service';
 
 export interface PresentedCredentials {

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
-import { AccountsModule } from '../../accounts/accounts.module';
+import { AccountsModule } from '../../accounts';
 import { ApiKeyOrJwtAuthenticator } from './api-key-or-jwt.authenticator';
 import { SessionTokens } from './session-tokens.service';
 

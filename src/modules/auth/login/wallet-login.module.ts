@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '../../accounts/accounts.module';
+import { AccountsModule } from '../../accounts';
 import { LoginMessagesStore } from './login-messages.store';
 import { WalletLoginController } from './wallet-login.controller';
 import { WalletLoginService } from './wallet-login.service';

@@ -3,7 +3,7 @@ import { getAddress, Signature, verifyMessage } from 'ethers';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AppError } from '../../../common/errors/app-error';
 import { normalizeAddress } from '../../../common/evm/address';
-import { AccountsService } from '../../accounts/domain/accounts.service';
+import { AccountsService } from '../../accounts';
 import { SessionTokens } from '../jwt/session-tokens.service';
 import { LoginMessagesStore } from './login-messages.store';
 import { LoginOrigin } from './login-origin';

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { FetchRequest, JsonRpcProvider, Network } from 'ethers';
-import { MetricsService } from '../../metrics/metrics.service';
+import { MetricsService } from '../../metrics';
 import { AppError } from '../../../common/errors/app-error';
 import { AppConfig } from '../../../config/app-config';
 import { ChainDefinition } from './chain-definition';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../../common/errors/app-error';
-import { ApiKeyOrJwtAuthenticator } from '../../auth/jwt/api-key-or-jwt.authenticator';
-import { SessionTokens } from '../../auth/jwt/session-tokens.service';
+import { ApiKeyOrJwtAuthenticator } from '../../auth';
+import { SessionTokens } from '../../auth';
 
 /** Who a socket acts for; `expiresAt` (ms) ends a JWT session when its token expires. */
 export interface SocketPrincipal {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { TxNotification } from '../../tx-events/tx-notification';
+import type { TxNotification } from '../../tx-events';
 import { accountRoom, TxNamespace, txRoom } from './tx-socket.events';
 
 /**

@@ -1,5 +1,5 @@
 import type { Namespace, Socket } from 'socket.io';
-import type { TxNotification } from '../../tx-events/tx-notification';
+import type { TxNotification } from '../../tx-events';
 
 /** What the client learns when it is refused or a request fails: a catalog code and its message. */
 export interface SocketErrorBody {

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { ConnectedSocket, MessageBody, OnGatewayConnection, OnGatewayInit, SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';
 import { AppError } from '../../../common/errors/app-error';
 import { toAppError } from '../../../common/errors/to-app-error';
-import { TxQueryService } from '../../relay/domain/tx-query.service';
+import { TxQueryService } from '../../relay';
 import { whenExpired } from './session-expiry';
 import { SocketAuthenticator, SocketPrincipal } from './socket-authenticator.service';
 import { parseSubscription } from './subscription-request';

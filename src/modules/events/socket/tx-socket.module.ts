@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '../../accounts/accounts.module';
-import { RelayCoreModule } from '../../relay/relay-core.module';
-import { TxEventsModule } from '../../tx-events/tx-events.module';
+import { AccountsModule } from '../../accounts';
+import { RelayCoreModule } from '../../relay';
+import { TxEventsModule } from '../../tx-events';
 import { SocketAuthenticator } from './socket-authenticator.service';
 import { TxSocketEmitter } from './tx-socket.emitter';
 import { TxSocketGateway } from './tx-socket.gateway';

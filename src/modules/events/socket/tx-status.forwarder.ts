@@ -1,5 +1,5 @@
 import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { TxSignalSubscriber } from '../../tx-events/tx-signal.subscriber';
+import { TxSignalSubscriber } from '../../tx-events';
 import { TxSocketEmitter } from './tx-socket.emitter';
 
 /** Relays status signals (not hash signals, which only sync waiters need) to the sockets. */

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import type { Caller } from '../../../common/http/authenticated-request';
-import { RelayTransactionEntity } from '../../relay/entities/relay-transaction.entity';
+import { TxQueryService } from '../../relay';
 import { GaslessSwapEntity } from '../entities/gasless-swap.entity';
+import { GaslessSwapStore } from '../store/gasless-swap.store';
 import { progressOf } from './gasless-status';
 import { GaslessSwapView, toSwapView } from './gasless-swap-view';
 
@@ -12,26 +11,37 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * GET /gasless/status: the relayed settlement is the source of truth; the swap row catches up
- * with it on read, so the stored status is never behind what a client was last told.
+ * with it when the relay announces the outcome (GaslessOutcomeListener) and again on read, so
+ * the stored status is never behind what a client was last told.
  */
 @Injectable()
 export class GaslessStatusService {
   constructor(
-    @InjectRepository(GaslessSwapEntity) private readonly swaps: Repository<GaslessSwapEntity>,
-    @InjectRepository(RelayTransactionEntity) private readonly txs: Repository<RelayTransactionEntity>,
+    private readonly swaps: GaslessSwapStore,
+    private readonly relayTxs: TxQueryService,
   ) {}
 
   async status(caller: Caller, id: string): Promise<GaslessSwapView> {
-    const swap = UUID.test(id) ? await this.swaps.findOneBy({ id, userId: caller.account.id }) : null;
+    const swap = UUID.test(id) ? await this.swaps.findOfUser(id, caller.account.id) : null;
     if (!swap) throw new AppError('RESOURCE_001', `no gasless swap ${id}`);
-    if (swap.status === 'executed' || swap.status === 'failed' || !swap.relayTxId) return toSwapView(swap);
-    const tx = await this.txs.findOneBy({ id: swap.relayTxId });
-    if (!tx) return toSwapView(swap);
+    return toSwapView(await this.catchUp(swap));
+  }
+
+  /** After the relay announced the outcome of a swap's settlement: the swap row follows it. */
+  async followRelay(relayTxId: string): Promise<void> {
+    const swap = await this.swaps.findByRelayTx(relayTxId);
+    if (swap) await this.catchUp(swap);
+  }
+
+  private async catchUp(swap: GaslessSwapEntity): Promise<GaslessSwapEntity> {
+    if (swap.status === 'executed' || swap.status === 'failed' || !swap.relayTxId) return swap;
+    const tx = await this.relayTxs.find(swap.relayTxId);
+    if (!tx) return swap;
     const progress = progressOf(tx);
     if (progress.status !== swap.status || progress.executionTxHash !== swap.executionTxHash) {
-      await this.swaps.update({ id: swap.id }, progress);
+      await this.swaps.setProgress(swap.id, progress);
       Object.assign(swap, progress);
     }
-    return toSwapView(swap);
+    return swap;
   }
 }

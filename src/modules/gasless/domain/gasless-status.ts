@@ -1,4 +1,4 @@
-import type { RelayTransactionEntity } from '../../relay/entities/relay-transaction.entity';
+import type { RelayTransactionEntity } from '../../relay';
 import type { GaslessStatus } from '../entities/gasless-swap.entity';
 
 export interface GaslessProgress {

@@ -1,14 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { isHexString, verifyTypedData } from 'ethers';
-import type { Request } from 'express';
-import { QueryFailedError, Repository } from 'typeorm';
+import { QueryFailedError } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import type { Caller } from '../../../common/http/authenticated-request';
-import { SubmissionService } from '../../relay/domain/submission.service';
+import { RegionHints, SubmissionService } from '../../relay';
 import { QuoteStore } from '../../swap';
 import type { SubmitGaslessSwapDto } from '../dto/gasless.dto';
 import { GaslessSwapEntity } from '../entities/gasless-swap.entity';
+import { GaslessSwapStore } from '../store/gasless-swap.store';
 import { settlementOf } from './gasless-quote.service';
 import { GaslessQuoteStore } from './gasless-quote.store';
 import type { StoredGaslessQuote } from './gasless-quote';
@@ -30,13 +29,13 @@ export class GaslessSubmitService {
   private readonly logger = new Logger(GaslessSubmitService.name);
 
   constructor(
-    @InjectRepository(GaslessSwapEntity) private readonly swaps: Repository<GaslessSwapEntity>,
+    private readonly swaps: GaslessSwapStore,
     private readonly quotes: GaslessQuoteStore,
     private readonly routeQuotes: QuoteStore,
     private readonly submissions: SubmissionService,
   ) {}
 
-  async submit(caller: Caller, dto: SubmitGaslessSwapDto, http: Pick<Request, 'header'>): Promise<GaslessSwapView> {
+  async submit(caller: Caller, dto: SubmitGaslessSwapDto, region: RegionHints): Promise<GaslessSwapView> {
     if (dto.signature.length !== SIGNATURE_LENGTH || !isHexString(dto.signature, 65)) {
       throw new AppError('VALIDATION_001', `signature must be 65 bytes of hex with 0x prefix (${SIGNATURE_LENGTH} characters)`);
     }
@@ -46,16 +45,17 @@ export class GaslessSubmitService {
 
     let swap: GaslessSwapEntity | undefined;
     try {
-      await this.submissions.submit(
+      await this.submissions.submit({
         caller,
-        { chainId: quote.chainId, to: quote.settler, callData: encodeSettlement(quote.mode, settlementOf(quote), dto.signature), value: '0', label: `gasless:${quote.quoteId}` },
-        http,
+        tx: { chainId: quote.chainId, to: quote.settler, callData: encodeSettlement(quote.mode, settlementOf(quote), dto.signature), value: '0', label: `gasless:${quote.quoteId}` },
+        region,
+        origin: 'gasless',
         // The swap row is written with the relay row, in one transaction: both or neither. Its
         // unique quote id makes the quote single-use, even for two submissions at once.
-        async (em, tx) => {
-          swap = await em.save(this.swaps.create(swapRow(caller, quote, tx.id)));
+        within: async (em, tx) => {
+          swap = await this.swaps.insert(swapRow(caller, quote, tx.id), em);
         },
-      );
+      });
     } catch (err) {
       if (err instanceof QueryFailedError && (err as QueryFailedError & { code?: string }).code === '23505') throw new AppError('RESOURCE_001', 'quote already used');
       // Refused before anything was relayed (simulation, limits, balance): the signature was not

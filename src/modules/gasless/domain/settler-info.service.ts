@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { getAddress } from 'ethers';
 import { AppError } from '../../../common/errors/app-error';
-import { ChainRegistry } from '../../chains/domain/chain-registry.service';
+import { ChainRegistry } from '../../chains';
 import { GASLESS_SETTLER_ABI } from './settlement-call';
 
 /** A changed fee recipient shows in quotes within a minute without a read per quote. */

@@ -1,5 +1,5 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { RouteDto } from '../../swap/dto/swap-responses.dto';
+import { RouteDto } from '../../swap';
 
 /** Response shapes of the gasless endpoints (interface.md "Gasless quote object", "Gasless swap record"), for the OpenAPI document. */
 const PERMIT2 = '0x000000000022D473030F116dDEE9F6B43aC78BA3';

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsNumber, IsOptional, IsPositive, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { MAX_FEE_BPS } from '../../swap/dto/swap-requests.dto';
+import { MAX_FEE_BPS } from '../../swap';
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const bad = (code: string) => ({ context: { code } });

@@ -1,4 +1,4 @@
-import { ChainDefinition } from '../../chains/domain/chain-definition';
+import { ChainDefinition } from '../../chains';
 
 /** One way of pricing a chain's native currency in USD; null when this source cannot. */
 export interface NativePriceSource {

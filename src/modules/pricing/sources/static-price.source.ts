@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ChainDefinition } from '../../chains/domain/chain-definition';
+import { ChainDefinition } from '../../chains';
 import { NativePriceSource } from './price-source';
 
 /** The configured fallback price, for chains without a live source or while it is down. */

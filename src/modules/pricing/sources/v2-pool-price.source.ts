@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Contract } from 'ethers';
-import { ChainDefinition } from '../../chains/domain/chain-definition';
-import { ChainRegistry } from '../../chains/domain/chain-registry.service';
+import { ChainDefinition } from '../../chains';
+import { ChainRegistry } from '../../chains';
 import { NativePriceSource } from './price-source';
 
 const PAIR_ABI = ['function getReserves() view returns (uint112, uint112, uint32)', 'function token0() view returns (address)'];

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { getAddress, ZeroAddress } from 'ethers';
 import { AppError } from '../../../common/errors/app-error';
 import { normalizeAddress } from '../../../common/evm/address';
-import { ChainDefinition } from '../../chains/domain/chain-definition';
+import { ChainDefinition } from '../../chains';
 import type { TokenInfo } from '../domain/types';
 import { PoolIndexer } from '../indexer/pool-indexer.service';
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PricingService } from '../../pricing/pricing.service';
+import { PricingService } from '../../pricing';
 import { estimateSwapGas } from '../domain/gas-model';
 import { DEFAULT_PATH_SEARCH, findPaths, type PathSearchOptions } from '../domain/path-search';
 import { DEFAULT_SPLIT, splitAcross, type SplitOptions } from '../domain/split-search';

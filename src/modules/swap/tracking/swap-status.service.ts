@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { getAddress, id, TransactionReceipt } from 'ethers';
 import { AppError } from '../../../common/errors/app-error';
-import { ChainRegistry } from '../../chains/domain/chain-registry.service';
+import { ChainRegistry } from '../../chains';
 import { TokenCatalog } from '../catalog/token-catalog.service';
 import { SWAP_EXECUTOR_ABI } from '../execution/executor-abi';
 import { PoolIndexer } from '../indexer/pool-indexer.service';

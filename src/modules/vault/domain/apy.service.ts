@@ -1,8 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
-import { ChainHealthService } from '../../chains/domain/chain-health.service';
+import { ChainHealthService } from '../../chains';
+import { VaultShareSampleStore } from '../store/vault-share-sample.store';
 import { annualizedGrowth } from './apy-math';
 import { VaultReader } from './vault-reader.service';
 import { Venue, VenueRegistry } from './venue-registry';
@@ -16,7 +15,7 @@ export class ApyService {
   private readonly logger = new Logger(ApyService.name);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly samples: VaultShareSampleStore,
     private readonly venues: VenueRegistry,
     private readonly reader: VaultReader,
     private readonly health: ChainHealthService,
@@ -47,20 +46,7 @@ export class ApyService {
    * null until the samples span VAULT_APY_MIN_SPAN_SECONDS (such a venue is not offered yet).
    */
   async grossApy(venue: Venue): Promise<number | null> {
-    const rows: Array<{ assets_per_share: string; t: string }> = await this.db.query(
-      `WITH latest AS (
-         SELECT assets_per_share, block_time FROM vault_share_samples
-         WHERE chain_id = $1 AND vault = $2 ORDER BY block_time DESC LIMIT 1
-       ), oldest AS (
-         SELECT s.assets_per_share, s.block_time FROM vault_share_samples s, latest
-         WHERE s.chain_id = $1 AND s.vault = $2 AND s.block_time >= latest.block_time - make_interval(secs => $3)
-         ORDER BY s.block_time ASC LIMIT 1
-       )
-       SELECT assets_per_share, extract(epoch FROM block_time)::bigint AS t FROM oldest
-       UNION ALL
-       SELECT assets_per_share, extract(epoch FROM block_time)::bigint AS t FROM latest`,
-      [venue.chainId, venue.vault, this.config.VAULT_APY_WINDOW_SECONDS],
-    );
+    const rows = await this.samples.window(venue.chainId, venue.vault, this.config.VAULT_APY_WINDOW_SECONDS);
     if (rows.length < 2) return null;
     const [oldest, latest] = rows;
     const span = Number(latest.t) - Number(oldest.t);
@@ -70,11 +56,6 @@ export class ApyService {
 
   private async sample(venue: Venue, block: { number: number; timestamp: number }): Promise<boolean> {
     const { assetsPerShare, totalAssets } = await this.reader.sharePrice(venue, block.number);
-    const inserted: unknown[] = await this.db.query(
-      `INSERT INTO vault_share_samples (chain_id, vault, block_number, block_time, assets_per_share, total_assets)
-       VALUES ($1, $2, $3, to_timestamp($4), $5, $6) ON CONFLICT (chain_id, vault, block_number) DO NOTHING RETURNING id`,
-      [venue.chainId, venue.vault, block.number, block.timestamp, assetsPerShare.toString(), totalAssets.toString()],
-    );
-    return inserted.length > 0;
+    return this.samples.insert({ chainId: venue.chainId, vault: venue.vault, blockNumber: block.number, blockTime: block.timestamp, assetsPerShare, totalAssets });
   }
 }

@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { ChainRegistry } from '../../chains/domain/chain-registry.service';
-import { TxQueryService } from '../../relay/domain/tx-query.service';
+import { EntityManager } from 'typeorm';
+import { ChainRegistry } from '../../chains';
+import { TxQueryService } from '../../relay';
 import { VaultOrderEntity, OrderStatus } from '../entities/vault-order.entity';
+import { VaultOrderStore } from '../store/vault-order.store';
 import { ERC4626_IFACE } from './vault-abi';
 import { PositionsService, ShareMovement } from './positions.service';
 
@@ -17,20 +17,20 @@ export class OrderTracker {
   private readonly logger = new Logger(OrderTracker.name);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly orders: VaultOrderStore,
     private readonly txs: TxQueryService,
     private readonly chains: ChainRegistry,
     private readonly positions: PositionsService,
   ) {}
 
   async track(orderId: string): Promise<OrderStatus> {
-    const order = await this.db.getRepository(VaultOrderEntity).findOneBy({ id: orderId });
+    const order = await this.orders.find(orderId);
     if (!order) return 'failed';
     if (order.status !== 'relaying') return order.status;
     const tx = await this.txs.get(order.relayTxId);
     if (tx.status === 'PENDING') {
       if (tx.executionTxHash && tx.executionTxHash !== order.executionTxHash) {
-        await this.db.query(`UPDATE vault_orders SET execution_tx_hash = $2, updated_at = now() WHERE id = $1 AND status = 'relaying'`, [order.id, tx.executionTxHash]);
+        await this.orders.noteExecutionHash(order.id, tx.executionTxHash);
       }
       return 'relaying';
     }
@@ -52,11 +52,11 @@ export class OrderTracker {
   }
 
   private async finish(order: VaultOrderEntity, status: OrderStatus, hash: string | null, reason: string | null, apply?: (em: EntityManager) => Promise<void>): Promise<OrderStatus> {
-    return this.db.transaction(async (em) => {
-      const [locked] = (await em.query(`SELECT status FROM vault_orders WHERE id = $1 FOR UPDATE`, [order.id])) as Array<{ status: OrderStatus }>;
-      if (locked.status !== 'relaying') return locked.status;
+    return this.orders.transaction(async (em) => {
+      const current = await this.orders.lockStatus(order.id, em);
+      if (current !== 'relaying') return current;
       if (apply) await apply(em);
-      await em.query(`UPDATE vault_orders SET status = $2, execution_tx_hash = $3, failure_reason = $4, updated_at = now() WHERE id = $1`, [order.id, status, hash, reason]);
+      await this.orders.finish(order.id, status, hash, reason, em);
       this.logger.log(`vault order ${order.id} ${status}${reason ? `: ${reason}` : ''}`);
       return status;
     });

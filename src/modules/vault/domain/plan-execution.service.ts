@@ -1,17 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { Request } from 'express';
 import { getAddress, recoverAddress, Signature, verifyAuthorization } from 'ethers';
-import { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import { normalizeAddress } from '../../../common/evm/address';
 import { Caller } from '../../../common/http/authenticated-request';
-import { returningRows } from '../../../database/returning-rows';
-import { SubmissionService } from '../../relay/domain/submission.service';
+import { RegionHints, SubmissionService } from '../../relay';
 import { ExecutePlanRequestDto, SignedAuthorizationDto } from '../dto/vault-requests.dto';
 import { OrderDto } from '../dto/vault-responses.dto';
 import { VaultOrderEntity } from '../entities/vault-order.entity';
 import { VaultQuoteEntity } from '../entities/vault-quote.entity';
+import { VaultOrderStore } from '../store/vault-order.store';
+import { VaultQuoteStore } from '../store/vault-quote.store';
 import { OrderTrackingQueue } from './order-tracking.queue';
 import { orderView } from './order-view';
 import { encodeExecute } from './settlement-plan';
@@ -31,14 +29,15 @@ export class PlanExecutionService {
   private readonly logger = new Logger(PlanExecutionService.name);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly quotes: VaultQuoteStore,
+    private readonly orders: VaultOrderStore,
     private readonly submissions: SubmissionService,
     private readonly delegates: SettlementDelegates,
     private readonly reader: VaultReader,
     private readonly tracking: OrderTrackingQueue,
   ) {}
 
-  async execute(caller: Caller, dto: ExecutePlanRequestDto, http: Pick<Request, 'header'>): Promise<OrderDto> {
+  async execute(caller: Caller, dto: ExecutePlanRequestDto, region: RegionHints): Promise<OrderDto> {
     const quote = await this.usableQuote(caller, dto.quoteId);
     const delegate = this.delegates.get(quote.chainId);
     this.checkExecuteSignature(quote, dto.executeSignature);
@@ -56,13 +55,14 @@ export class PlanExecutionService {
     let order: VaultOrderEntity | undefined;
     // The quote is taken and the order written in the relay row's own transaction: a refused
     // submission leaves the quote usable, an accepted one always has its order.
-    await this.submissions.submit(
+    await this.submissions.submit({
       caller,
-      { chainId: quote.chainId, to: getAddress(quote.userAddress), callData, value: '0', label: vaultLabel(quote.kind, quote.id), authorizationList },
-      http,
-      async (em, tx) => {
-        await this.consume(em, quote.id);
-        order = await em.getRepository(VaultOrderEntity).save({
+      tx: { chainId: quote.chainId, to: getAddress(quote.userAddress), callData, value: '0', label: vaultLabel(quote.kind, quote.id), authorizationList },
+      region,
+      origin: 'vault',
+      within: async (em, tx) => {
+        if (!(await this.quotes.consume(quote.id, em))) throw new AppError('RESOURCE_001', `quote ${quote.id} is unknown, used or expired; request a fresh quote`);
+        order = await this.orders.open({
           accountId: caller.account.id,
           quoteId: quote.id,
           kind: quote.kind,
@@ -76,9 +76,9 @@ export class PlanExecutionService {
           status: 'relaying',
           executionTxHash: null,
           failureReason: null,
-        });
+        }, em);
       },
-    );
+    });
     if (!order) throw new AppError('SYSTEM_001', 'the vault order was not recorded');
     await this.tracking.schedule(order.id);
     this.logger.log(`vault ${quote.kind} order ${order.id} relaying as ${order.relayTxId}`);
@@ -87,16 +87,11 @@ export class PlanExecutionService {
 
   /** Unknown, foreign (another account's), expired and used quotes all look the same: 404. */
   private async usableQuote(caller: Caller, quoteId: string): Promise<VaultQuoteEntity> {
-    const quote = UUID.test(quoteId) ? await this.db.getRepository(VaultQuoteEntity).findOneBy({ id: quoteId, accountId: caller.account.id }) : null;
+    const quote = UUID.test(quoteId) ? await this.quotes.findOfAccount(quoteId, caller.account.id) : null;
     if (!quote || quote.consumedAt !== null || quote.expiresAt.getTime() <= Date.now()) {
       throw new AppError('RESOURCE_001', `quote ${quoteId} is unknown, used or expired; request a fresh quote`);
     }
     return quote;
-  }
-
-  private async consume(em: EntityManager, quoteId: string): Promise<void> {
-    const rows = returningRows(await em.query(`UPDATE vault_quotes SET consumed_at = now() WHERE id = $1 AND consumed_at IS NULL AND expires_at > now() RETURNING id`, [quoteId]));
-    if (rows.length === 0) throw new AppError('RESOURCE_001', `quote ${quoteId} is unknown, used or expired; request a fresh quote`);
   }
 
   private checkExecuteSignature(quote: VaultQuoteEntity, signature: string): void {

@@ -1,17 +1,16 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import { normalizeAddress } from '../../../common/evm/address';
 import { Caller } from '../../../common/http/authenticated-request';
 import { AppConfig } from '../../../config/app-config';
-import { ChainRegistry } from '../../chains/domain/chain-registry.service';
+import { ChainRegistry } from '../../chains';
 import { DepositQuoteRequestDto, WithdrawalRequestDto } from '../dto/vault-requests.dto';
 import { DepositQuoteDto, TxPayloadDto, WithdrawalQuoteDto } from '../dto/vault-responses.dto';
-import { VaultBidEntity } from '../entities/vault-bid.entity';
 import { VaultQuoteEntity } from '../entities/vault-quote.entity';
 import { runAuction } from '../solvers/auction';
 import { VAULT_SOLVERS, VaultSolver } from '../solvers/solver';
+import { VaultBid, VaultBidStore } from '../store/vault-bid.store';
+import { VaultQuoteStore } from '../store/vault-quote.store';
 import { ApyService } from './apy.service';
 import { depositCalls, executeDigest, newExecuteNonce, redeemCalls } from './settlement-plan';
 import { SettlementDelegates } from './settlement-delegates';
@@ -30,7 +29,8 @@ export class VaultQuotesService {
   private readonly logger = new Logger(VaultQuotesService.name);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly quotes: VaultQuoteStore,
+    private readonly bids: VaultBidStore,
     private readonly chains: ChainRegistry,
     private readonly venues: VenueRegistry,
     private readonly reader: VaultReader,
@@ -159,14 +159,14 @@ export class VaultQuotesService {
   private async store(
     caller: Caller,
     fields: Omit<VaultQuoteEntity, 'id' | 'accountId' | 'executeNonce' | 'deadline' | 'executeDigest' | 'expiresAt' | 'consumedAt' | 'createdAt' | 'calls'> & { calls: PlannedCall[] },
-    bids: Array<Omit<VaultBidEntity, 'id' | 'quoteId' | 'createdAt'>>,
+    bids: VaultBid[],
   ): Promise<VaultQuoteEntity> {
     const expiresAt = new Date(Math.floor(Date.now() / 1000) * 1000 + this.config.VAULT_QUOTE_TTL_SECONDS * 1000);
     const deadline = BigInt(Math.floor(expiresAt.getTime() / 1000) + this.config.VAULT_SETTLEMENT_GRACE_SECONDS);
     const nonce = newExecuteNonce();
-    return this.db.transaction(async (em) => {
-      const quote = await em.getRepository(VaultQuoteEntity).save(
-        em.getRepository(VaultQuoteEntity).create({
+    return this.quotes.transaction(async (em) => {
+      const quote = await this.quotes.insert(
+        {
           ...fields,
           accountId: caller.account.id,
           executeNonce: nonce.toString(),
@@ -174,9 +174,10 @@ export class VaultQuotesService {
           executeDigest: executeDigest(fields.chainId, fields.userAddress, fields.calls, nonce, deadline),
           expiresAt,
           consumedAt: null,
-        }),
+        },
+        em,
       );
-      if (bids.length > 0) await em.getRepository(VaultBidEntity).insert(bids.map((bid) => ({ ...bid, quoteId: quote.id })));
+      await this.bids.insertOfQuote(quote.id, bids, em);
       return quote;
     });
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { JsonRpcProvider } from 'ethers';
 import { AppError } from '../../../common/errors/app-error';
-import { ChainRegistry } from '../../chains/domain/chain-registry.service';
+import { ChainRegistry } from '../../chains';
 import { ERC4626_IFACE } from './vault-abi';
 import type { Venue } from './venue-registry';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ChainRegistry } from '../../chains/domain/chain-registry.service';
-import type { VenueDef } from '../../chains/domain/chain-definition';
+import { ChainRegistry } from '../../chains';
+import type { VenueDef } from '../../chains';
 
 export interface Venue {
   chainId: number;

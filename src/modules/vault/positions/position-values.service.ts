@@ -1,19 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import { normalizeAddress } from '../../../common/evm/address';
-import { ChainRegistry } from '../../chains/domain/chain-registry.service';
+import { ChainRegistry } from '../../chains';
 import { VaultReader } from '../domain/vault-reader.service';
 import { VenueRegistry } from '../domain/venue-registry';
-import { VaultPositionEntity } from '../entities/vault-position.entity';
+import { VaultPositionStore } from '../store/vault-position.store';
 import { PositionDto } from './positions.dto';
 
 /** Recorded positions of an EOA (non-zero shares), each valued now with the vault's previewRedeem. */
 @Injectable()
 export class PositionValuesService {
   constructor(
-    @InjectRepository(VaultPositionEntity) private readonly positions: Repository<VaultPositionEntity>,
+    private readonly positions: VaultPositionStore,
     private readonly venues: VenueRegistry,
     private readonly reader: VaultReader,
     private readonly chains: ChainRegistry,
@@ -23,18 +21,11 @@ export class PositionValuesService {
     const user = normalizeAddress(userAddress);
     if (!user) throw new AppError('USER_003', 'userAddress is not an address');
     if (chain !== undefined) this.chains.get(chain);
-    const rows = await this.positions
-      .createQueryBuilder('p')
-      .where('p.user_address = :user', { user })
-      .andWhere('p.shares > 0')
-      .andWhere(chain === undefined ? 'TRUE' : 'p.chain_id = :chain', { chain })
-      .orderBy('p.chain_id')
-      .addOrderBy('p.vault')
-      .getMany();
+    const rows = await this.positions.listHeld(user, chain);
     return Promise.all(rows.map((row) => this.value(row)));
   }
 
-  private async value(row: VaultPositionEntity): Promise<PositionDto> {
+  private async value(row: { chainId: number; vault: string; venueId: string; asset: string; shares: string; costBasis: string }): Promise<PositionDto> {
     const venue = this.venues.byVault(row.chainId, row.vault);
     const shares = BigInt(row.shares);
     let assets: bigint;

@@ -1,12 +1,11 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Job } from 'bullmq';
-import { DataSource } from 'typeorm';
 import { runWithTrace } from '../../../common/trace/trace-context';
 import { QUEUES } from '../../../queue/queue-names';
 import { OrderTracker } from '../domain/order-tracker.service';
 import { OrderTrackingJob, OrderTrackingQueue } from '../domain/order-tracking.queue';
+import { VaultOrderStore } from '../store/vault-order.store';
 
 /** Durable order tracking: checks an order, and while it is still relaying schedules the next check. */
 @Processor(QUEUES.orders)
@@ -16,15 +15,14 @@ export class OrderTrackingProcessor extends WorkerHost implements OnApplicationB
   constructor(
     private readonly tracker: OrderTracker,
     private readonly queue: OrderTrackingQueue,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly orders: VaultOrderStore,
   ) {
     super();
   }
 
   /** Redis may have lost the jobs: every relaying order gets a check after a worker starts. */
   async onApplicationBootstrap(): Promise<void> {
-    const rows: Array<{ id: string }> = await this.db.query(`SELECT id FROM vault_orders WHERE status = 'relaying'`);
-    for (const row of rows) await this.queue.schedule(row.id, 0);
+    for (const id of await this.orders.relayingIds()) await this.queue.schedule(id, 0);
   }
 
   async process(job: Job<OrderTrackingJob>): Promise<void> {

@@ -2,7 +2,7 @@ import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestj
 import { ApiTags } from '@nestjs/swagger';
 import { Public } from '../../../common/http/public.decorator';
 import { ApiContract } from '../../../common/swagger/api-contract';
-import { AdminGuard } from '../../accounts/admin/admin.guard';
+import { AdminGuard } from '../../accounts';
 import { DeadLetterDto, DeadLetterQueryDto, ReplayDeadLetterDto, ReplayedDto } from '../dto/dead-letter.dto';
 import { WebhookDeadLetters } from './dead-letters.service';
 

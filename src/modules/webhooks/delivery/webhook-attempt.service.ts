@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config';
-import { MetricsService } from '../../metrics/metrics.service';
+import { MetricsService } from '../../metrics';
 import { SecretBox } from '../crypto/secret-box';
 import { authSecretContext, signingSecretContext } from '../registration/secret-contexts';
 import { signedHeaders } from '../signing/standard-webhooks';
-import { ClaimedDelivery, DeliveryStore } from './delivery-store';
+import { ClaimedDelivery, WebhookDeliveryStore } from '../store/webhook-delivery.store';
 import { postWebhook } from './http-post';
 import { notificationBody } from './notification-body';
 import { authHeaders } from './outbound-headers';
@@ -23,7 +23,7 @@ export class WebhookAttemptService {
   private readonly schedule: number[];
 
   constructor(
-    private readonly store: DeliveryStore,
+    private readonly deliveries: WebhookDeliveryStore,
     private readonly queue: WebhookQueue,
     private readonly box: SecretBox,
     private readonly config: AppConfig,
@@ -33,11 +33,11 @@ export class WebhookAttemptService {
   }
 
   async attempt(deliveryId: string, attemptsMade: number): Promise<void> {
-    const delivery = await this.store.claim(deliveryId, attemptsMade, this.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS);
+    const delivery = await this.deliveries.claim(deliveryId, attemptsMade, this.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS);
     // Already done, attempted by someone else, or waiting for an earlier status: nothing to do now.
     if (!delivery) return;
     if (!delivery.enabled) {
-      await this.store.markCancelled(delivery.id);
+      await this.deliveries.markCancelled(delivery.id);
       this.metrics.webhookDeliveries.inc({ outcome: 'cancelled' });
       return this.handOff(delivery);
     }
@@ -49,7 +49,7 @@ export class WebhookAttemptService {
     this.metrics.webhookAttemptDuration.observe({ result: result.ok ? 'success' : 'failure' }, seconds);
 
     if (result.ok) {
-      await this.store.markDelivered(delivery.id, result.statusCode!);
+      await this.deliveries.markDelivered(delivery.id, result.statusCode!);
       this.metrics.webhookDeliveries.inc({ outcome: 'delivered' });
       this.metrics.webhookDeliveryLag.observe((Date.now() - new Date(delivery.eventCreatedAt).getTime()) / 1000);
       this.logger.log(`delivery ${delivery.id} (tx ${delivery.txId}, webhook ${delivery.webhookId}) delivered on attempt ${delivery.attempts}`);
@@ -57,7 +57,7 @@ export class WebhookAttemptService {
     }
 
     const retryDelay = delivery.attempts <= this.schedule.length ? this.schedule[delivery.attempts - 1] : null;
-    const outcome = await this.store.markFailed(delivery.id, result.statusCode, result.error ?? 'failed', retryDelay);
+    const outcome = await this.deliveries.markFailed(delivery.id, result.statusCode, result.error ?? 'failed', retryDelay);
     if (outcome === 'retry') {
       this.logger.warn(`delivery ${delivery.id} attempt ${delivery.attempts} failed (${result.error}); retry in ${retryDelay} ms`);
       await this.queue.enqueue(delivery.id, delivery.attempts, retryDelay!);
@@ -91,7 +91,7 @@ export class WebhookAttemptService {
 
   /** The delivery is settled (delivered, dead or cancelled): the next status of the transaction may go. */
   private async handOff(delivery: ClaimedDelivery): Promise<void> {
-    const next = await this.store.nextInLine(delivery.webhookId, delivery.txId);
+    const next = await this.deliveries.nextInLine(delivery.webhookId, delivery.txId);
     if (next) await this.queue.enqueue(next.id, next.attempts, next.delayMs);
   }
 }

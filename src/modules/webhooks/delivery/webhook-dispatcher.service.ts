@@ -2,10 +2,10 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import Redis from 'ioredis';
 import { runWithTrace } from '../../../common/trace/trace-context';
 import { AppConfig } from '../../../config/app-config';
-import { TxSignalSubscriber } from '../../tx-events/tx-signal.subscriber';
+import { TxSignalSubscriber } from '../../tx-events';
 import { SecretBox } from '../crypto/secret-box';
+import { WebhookDeliveryStore } from '../store/webhook-delivery.store';
 import { webhookWakeChannel } from '../webhook-wake';
-import { DeliveryStore } from './delivery-store';
 import { WebhookQueue } from './webhook-queue';
 
 const BATCH = 200;
@@ -28,7 +28,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private stopped = false;
 
   constructor(
-    private readonly store: DeliveryStore,
+    private readonly deliveries: WebhookDeliveryStore,
     private readonly queue: WebhookQueue,
     private readonly signals: TxSignalSubscriber,
     private readonly box: SecretBox,
@@ -88,14 +88,29 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   private async dispatchAll(): Promise<void> {
     for (;;) {
-      const { events, deliveries } = await this.store.dispatchBatch(BATCH);
+      const { events, deliveries } = await this.dispatchBatch(BATCH);
       for (const d of deliveries) await this.queue.enqueue(d.id, 0);
       if (events < BATCH || this.stopped) return;
     }
   }
 
+  /**
+   * Takes a batch of undispatched events (rows locked, other dispatchers skip them), creates a
+   * delivery per enabled webhook of the event's account, and moves the cursor, in one
+   * transaction. Returns the new deliveries and how many events were taken.
+   */
+  private dispatchBatch(limit: number): Promise<{ events: number; deliveries: Array<{ id: string }> }> {
+    return this.deliveries.transaction(async (em) => {
+      const eventIds = await this.deliveries.outboxTakeUndispatched(limit, em);
+      if (eventIds.length === 0) return { events: 0, deliveries: [] };
+      const deliveries = await this.deliveries.createForEvents(eventIds, em);
+      await this.deliveries.outboxMarkDispatched(eventIds, em);
+      return { events: eventIds.length, deliveries };
+    });
+  }
+
   /** Due deliveries whose job is gone (Redis lost, worker died mid-attempt, replayed by an operator). */
   private async requeueDue(): Promise<void> {
-    for (const d of await this.store.dueHeads(500)) await this.queue.enqueue(d.id, d.attempts);
+    for (const d of await this.deliveries.dueHeads(500)) await this.queue.enqueue(d.id, d.attempts);
   }
 }

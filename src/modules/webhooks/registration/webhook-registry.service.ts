@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import { AppConfig } from '../../../config/app-config';
-import type { AccountEntity } from '../../accounts/entities/account.entity';
+import type { AccountEntity } from '../../accounts';
 import { SecretBox } from '../crypto/secret-box';
 import { RegisteredWebhooksDto, RegisterWebhookDto, WebhookViewDto } from '../dto/register-webhook.dto';
-import { WebhookSigningKeyEntity } from '../entities/webhook-signing-key.entity';
 import { WebhookEntity } from '../entities/webhook.entity';
 import { newSigningSecret } from '../signing/standard-webhooks';
+import { WebhookSigningKeyStore } from '../store/webhook-signing-key.store';
+import { WebhookStore } from '../store/webhook.store';
 import { NonPublicTargetError, resolvePublic } from '../ssrf/public-resolver';
 import { authSecretContext, signingSecretContext } from './secret-contexts';
 
@@ -27,7 +27,8 @@ export class WebhookRegistry {
   private readonly logger = new Logger(WebhookRegistry.name);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly webhooks: WebhookStore,
+    private readonly signingKeys: WebhookSigningKeyStore,
     private readonly box: SecretBox,
     private readonly config: AppConfig,
   ) {}
@@ -36,9 +37,8 @@ export class WebhookRegistry {
     if (!this.box.enabled) throw new AppError('SYSTEM_002', 'webhooks are disabled: WEBHOOK_ENCRYPTION_KEY is not set');
     for (const [index, item] of items.entries()) await this.checkTarget(index, item);
 
-    const { webhooks, signingSecret } = await this.dataSource.transaction(async (em) => {
-      // Serialises registrations of one account without touching the account row the relay locks.
-      await em.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`webhooks:${account.id}`]);
+    const { webhooks, signingSecret } = await this.webhooks.transaction(async (em) => {
+      await this.webhooks.lockSetOf(account.id, em);
       const webhooks = await this.replaceSet(em, account.id, items);
       const signingSecret = await this.issueSigningSecret(em, account.id, rotateSigningSecret);
       return { webhooks, signingSecret };
@@ -74,8 +74,7 @@ export class WebhookRegistry {
   }
 
   private async replaceSet(em: EntityManager, userId: string, items: RegisterWebhookDto[]): Promise<WebhookEntity[]> {
-    const repo = em.getRepository(WebhookEntity);
-    const existing = await repo.find({ where: { userId }, order: { position: 'ASC' } });
+    const existing = await this.webhooks.listOf(userId, em);
     const unclaimed = new Map<string, WebhookEntity[]>();
     for (const row of existing) unclaimed.set(identity(row), [...(unclaimed.get(identity(row)) ?? []), row]);
 
@@ -91,26 +90,25 @@ export class WebhookRegistry {
         enabled: item.enabled ?? true,
       } as const;
       const reused = unclaimed.get(identity(fields))?.shift();
-      const row = repo.create({ ...reused, ...fields });
+      const row = this.webhooks.build({ ...reused, ...fields });
       if (!reused) row.id = randomUUID();
       row.secretSealed = item.authType === 'none' ? null : this.box.seal(item.secret!, authSecretContext(row.id));
       saved.push(row);
     }
     const dropped = [...unclaimed.values()].flat().map((r) => r.id);
-    if (dropped.length) await repo.delete(dropped);
-    if (saved.length) await repo.save(saved);
+    await this.webhooks.remove(dropped, em);
+    await this.webhooks.saveAll(saved, em);
     return saved;
   }
 
   /** Issued on the account's first registration and on request; otherwise the existing one stays (and is not returned). */
   private async issueSigningSecret(em: EntityManager, userId: string, rotate: boolean): Promise<string | null> {
-    const repo = em.getRepository(WebhookSigningKeyEntity);
-    const current = await repo.findOneBy({ userId });
+    const current = await this.signingKeys.find(userId, em);
     if (current && !rotate) return null;
     const secret = newSigningSecret();
     const sealed = this.box.seal(secret, signingSecretContext(userId));
-    if (current) await repo.update({ userId }, { secretSealed: sealed, rotatedAt: new Date() });
-    else await repo.insert({ userId, secretSealed: sealed });
+    if (current) await this.signingKeys.rotate(userId, sealed, em);
+    else await this.signingKeys.insert(userId, sealed, em);
     return secret;
   }
 }

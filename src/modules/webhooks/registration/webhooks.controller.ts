@@ -3,7 +3,7 @@ import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { RawResponse } from '../../../common/envelope/envelope-kind';
 import { Caller, CurrentCaller } from '../../../common/http/authenticated-request';
 import { ApiContract } from '../../../common/swagger/api-contract';
-import { ApiKeyOrJwt } from '../../auth/jwt/api-key-or-jwt.decorator';
+import { ApiKeyOrJwt } from '../../auth';
 import { RegisteredWebhooksDto, RegisterWebhookDto, RegisterWebhooksQueryDto } from '../dto/register-webhook.dto';
 import { RegisterWebhooksPipe } from './register-webhooks.pipe';
 import { WebhookRegistry } from './webhook-registry.service';

@@ -1,0 +1,112 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Sql, sql } from '../../../database/sql';
+import { SqlRunner, SqlStore } from '../../../database/sql-store';
+import { AccountCounters, countersSet } from './account-counters';
+import { AccountEntity } from './account.entity';
+import { reserveEntryCte } from './ledger-entry.store';
+
+/** A reservation request: the account, the amount and the limits' moment. */
+export interface ReservationRequest {
+  userId: string;
+  amountMicro: bigint;
+  reference: string;
+  chainId: number;
+  now: Date;
+  dayStart: Date;
+}
+
+/** Every statement on `accounts`, and the fragments other statements compose it into. */
+@Injectable()
+export class AccountStore extends SqlStore {
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    super(dataSource);
+  }
+
+  findById(id: string, runner?: SqlRunner): Promise<AccountEntity | null> {
+    return this.manager(runner).findOneBy(AccountEntity, { id });
+  }
+
+  findByAddress(address: string): Promise<AccountEntity | null> {
+    return this.manager().findOneBy(AccountEntity, { address });
+  }
+
+  /** The new account's id, or null when the address has one already. */
+  /** Newest first (the operator CLI's `accounts list`). */
+  list(limit: number, offset: number): Promise<AccountEntity[]> {
+    return this.manager().find(AccountEntity, { order: { createdAt: 'DESC', id: 'DESC' }, take: limit, skip: offset });
+  }
+
+  async insertIfAbsent(address: string, runner: SqlRunner): Promise<string | null> {
+    const row = await this.first<{ id: string }>(sql`INSERT INTO accounts (address) VALUES (${address}) ON CONFLICT (address) DO NOTHING RETURNING id`, runner);
+    return row?.id ?? null;
+  }
+
+  async update(id: string, patch: Partial<Omit<AccountEntity, 'defaultRelayAccount'>>): Promise<void> {
+    await this.manager().update(AccountEntity, { id }, patch);
+  }
+
+  /**
+   * FOR NO KEY UPDATE, not FOR UPDATE: rows referencing the account (transactions, ledger
+   * entries) take KEY SHARE on it, which FOR UPDATE would conflict with (a deadlock between two
+   * submissions that inserted their rows first); balances are never part of the key.
+   */
+  lockBalances(id: string, runner: SqlRunner): Promise<AccountEntity | null> {
+    return this.manager(runner).findOne(AccountEntity, { where: { id }, lock: { mode: 'for_no_key_update' } });
+  }
+
+  async setBalances(id: string, availableMicro: bigint, pendingMicro: bigint, runner: SqlRunner): Promise<void> {
+    await this.manager(runner).update(AccountEntity, { id }, { availableMicro, pendingMicro });
+  }
+
+  /** A reservation with its reserve entry (see reservationCte); the new balances, or null when refused. */
+  reserve(r: ReservationRequest, runner: SqlRunner): Promise<{ available_micro: string; pending_micro: string } | undefined> {
+    return this.first(sql`WITH ${reservationCte(r)}, ${reserveEntryCte(r.amountMicro, r.reference)} SELECT available_micro, pending_micro FROM reservation`, runner);
+  }
+
+  async applyCounters(userId: string, counters: AccountCounters, runner: SqlRunner): Promise<void> {
+    await this.rows(sql`UPDATE accounts SET ${countersSet(counters)} WHERE id = ${userId}`, runner);
+  }
+}
+
+/**
+ * The CTE `reservation`: ONE conditional UPDATE that moves `amountMicro` from available to
+ * pending only when the balance, the per-tx limit, the daily limit of the window starting
+ * `dayStart`, the chain and the breaker all allow it. One row (id, balances) when allowed, none
+ * when refused, so whatever the statement writes from it is written only with the reservation.
+ */
+export function reservationCte(r: ReservationRequest): Sql {
+  const consumedToday = sql`(CASE WHEN daily_updated_at < ${r.dayStart} THEN 0 ELSE daily_consumed_micro END)`;
+  const amount = sql`${r.amountMicro}::bigint`;
+  return sql`reservation AS (
+         UPDATE accounts
+            SET available_micro = available_micro - ${amount}, pending_micro = pending_micro + ${amount},
+                daily_consumed_micro = ${consumedToday} + ${amount}, daily_updated_at = ${r.now}
+          WHERE id = ${r.userId} AND available_micro >= ${amount} AND per_tx_limit_micro >= ${amount}
+            AND ${consumedToday} + ${amount} <= daily_limit_micro
+            AND NOT (${r.chainId}::int = ANY (disabled_chain_ids))
+            AND NOT (circuit_breaker_enabled AND failure_streak >= failure_streak_limit)
+      RETURNING id, available_micro, pending_micro
+       )`;
+}
+
+/**
+ * The final UPDATE of a covered settlement: the account of each `source` row (user_id,
+ * reserved_micro) gets back what was reserved and not charged, with its counters.
+ */
+export function settleCoveredUpdate(actualMicro: bigint, counters: AccountCounters): Sql {
+  const actual = sql`${actualMicro}::bigint`;
+  return sql`UPDATE accounts a
+            SET available_micro = a.available_micro + source.reserved_micro - ${actual},
+                pending_micro = a.pending_micro - source.reserved_micro,
+                ${countersSet(counters)}
+           FROM source
+          WHERE a.id = source.user_id
+      RETURNING a.id AS user_id`;
+}
+
+/** The retry budget of the account that owns a row, for a condition on that row (`userIdColumn`). */
+export function maxRetriesOf(userIdColumn: Sql): Sql {
+  return sql`(SELECT max_retries FROM accounts WHERE id = ${userIdColumn})`;
+}

@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Sql, sql } from '../../../database/sql';
+import { SqlRunner, SqlStore } from '../../../database/sql-store';
+import { LedgerEntryEntity, LedgerKind } from './ledger-entry.entity';
+
+/** Every statement on `ledger_entries`, and the entry fragments of composed statements. */
+@Injectable()
+export class LedgerEntryStore extends SqlStore {
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    super(dataSource);
+  }
+
+  async insert(
+    entry: { userId: string; kind: LedgerKind; availableDelta: bigint; pendingDelta: bigint; reference: string | null; memo: string | null },
+    runner: SqlRunner,
+  ): Promise<void> {
+    await this.manager(runner).insert(LedgerEntryEntity, entry);
+  }
+
+  /** A reservation is settled or released once; a retried job finds it closed and changes nothing. */
+  async isClosed(reference: string, runner: SqlRunner): Promise<boolean> {
+    const count = await this.manager(runner).count(LedgerEntryEntity, { where: [{ kind: 'settle', reference }, { kind: 'release', reference }] });
+    return count > 0;
+  }
+
+  /** The amount reserved under `reference`, or null when there is no reservation. */
+  async reservedFor(reference: string, runner: SqlRunner): Promise<bigint | null> {
+    const reservation = await this.manager(runner).findOne(LedgerEntryEntity, { where: { kind: 'reserve', reference } });
+    return reservation?.pendingDelta ?? null;
+  }
+
+  async sums(userId: string): Promise<{ availableMicro: bigint; pendingMicro: bigint }> {
+    const row = await this.first<{ available: string; pending: string }>(
+      sql`SELECT COALESCE(SUM(available_delta), 0)::text AS available, COALESCE(SUM(pending_delta), 0)::text AS pending
+            FROM ledger_entries WHERE user_id = ${userId}`,
+    );
+    return { availableMicro: BigInt(row?.available ?? '0'), pendingMicro: BigInt(row?.pending ?? '0') };
+  }
+}
+
+/** The CTE `entry`: the reserve row of the `reservation` CTE (written only with it). */
+export function reserveEntryCte(amountMicro: bigint, reference: string): Sql {
+  return sql`entry AS (
+         INSERT INTO ledger_entries (user_id, kind, available_delta, pending_delta, reference)
+         SELECT id, 'reserve', -(${amountMicro}::bigint), ${amountMicro}::bigint, ${reference}::varchar FROM reservation
+       )`;
+}
+
+/** The CTE `settle_entry`: the settle row of each `source` row (user_id, reference, reserved_micro). */
+export function settleEntryCte(actualMicro: bigint): Sql {
+  return sql`settle_entry AS (
+         INSERT INTO ledger_entries (user_id, kind, available_delta, pending_delta, reference, memo)
+         SELECT user_id, 'settle', reserved_micro - ${actualMicro}::bigint, -reserved_micro, reference, ${`charged ${actualMicro}`} FROM source
+       )`;
+}

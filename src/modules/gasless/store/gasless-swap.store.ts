@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, DeepPartial, EntityManager } from 'typeorm';
+import { SqlStore } from '../../../database/sql-store';
+import { GaslessSwapEntity } from '../entities/gasless-swap.entity';
+import type { GaslessProgress } from '../domain/gasless-status';
+
+/** The `gasless_swaps` table: one row per consumed gasless quote (its unique quote id makes the quote single-use). */
+@Injectable()
+export class GaslessSwapStore extends SqlStore {
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    super(dataSource);
+  }
+
+  /** Written in the relay row's transaction (`em`); a second row for the same quote fails with 23505. */
+  insert(row: DeepPartial<GaslessSwapEntity>, em: EntityManager): Promise<GaslessSwapEntity> {
+    return em.save(em.create(GaslessSwapEntity, row));
+  }
+
+  findOfUser(id: string, userId: string): Promise<GaslessSwapEntity | null> {
+    return this.manager().findOneBy(GaslessSwapEntity, { id, userId });
+  }
+
+  findByRelayTx(relayTxId: string): Promise<GaslessSwapEntity | null> {
+    return this.manager().findOneBy(GaslessSwapEntity, { relayTxId });
+  }
+
+  async setProgress(id: string, progress: GaslessProgress): Promise<void> {
+    await this.manager().update(GaslessSwapEntity, { id }, progress);
+  }
+}

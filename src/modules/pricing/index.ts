@@ -1,0 +1,3 @@
+/** What other modules may use of pricing. */
+export { PricingModule } from './pricing.module';
+export { PricingService } from './pricing.service';

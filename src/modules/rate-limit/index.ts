@@ -1,0 +1,3 @@
+/** What other modules may use of rate-limit. */
+export { RateLimitModule } from './rate-limit.module';
+export { RateLimited } from './rate-limited.decorator';

@@ -1,0 +1,33 @@
+import { microToUsd } from '../../../common/money/usd';
+import { TxRecordDto } from './dto/tx-record.dto';
+import { RelayTransactionEntity } from '../store/relay-transaction.entity';
+
+export type TxRecord = TxRecordDto;
+
+export function toTxRecord(tx: RelayTransactionEntity, options: { includeReceipt?: boolean; includeRevertInfo?: boolean } = {}): TxRecord {
+  const record: TxRecord = {
+    id: tx.id,
+    userId: tx.userId,
+    to: tx.to,
+    callData: tx.callData,
+    value: tx.value,
+    chainId: tx.chainId,
+    gasPrice: tx.gasPrice,
+    maxFeePerGas: tx.maxFeePerGas,
+    maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
+    gasLimit: tx.gasLimit,
+    label: tx.label,
+    status: tx.status,
+    executionTxHash: tx.executionTxHash,
+    timestamp: tx.createdAt.toISOString(),
+    latency: tx.latencyMs,
+    costUSD: tx.costMicro === null ? null : microToUsd(tx.costMicro),
+    retries: tx.retries,
+    isAccountCharged: tx.isAccountCharged,
+    transactionType: tx.transactionType,
+    submitRegion: tx.submitRegion,
+  };
+  if (options.includeReceipt) record.receipt = tx.receipt;
+  if (options.includeRevertInfo && tx.status === 'FAILED') record.revert = { reason: tx.revertReason ?? tx.error ?? 'unknown' };
+  return record;
+}

@@ -1,0 +1,17 @@
+/**
+ * What other modules may use of the relay: relaying on an account's behalf (SubmissionService),
+ * reading a relayed transaction (TxQueryService), and the modules that wire them.
+ */
+export { TxQueryService } from './http/tx-query.service';
+export { SubmissionService } from './intake/submission.service';
+export type { Submitted } from './intake/submission.service';
+export type { Stage, TxStatus } from './core/stage';
+export { RELAY_ORIGINS, RelayTransactionEntity } from './store/relay-transaction.entity';
+export type { RelayOrigin } from './store/relay-transaction.entity';
+export { RelayCoreModule } from './relay-core.module';
+export { RelayModule } from './relay.module';
+export { RelayWorkerModule } from './relay-worker.module';
+export { RegionResolver } from './intake/region-resolver';
+export type { RegionHints, RelayCommand } from './intake/relay-command';
+export { RelayOutcomes } from './outcomes/relay-outcomes';
+export type { RelayOutcome } from './outcomes/relay-outcomes';

@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { JsonRpcProvider, toQuantity } from 'ethers';
+import { AppError } from '../../../common/errors/app-error';
+import { AppConfig } from '../../../config/app-config';
+import { ChainRegistry } from '../../chains';
+import { PricingService } from '../../pricing';
+import { StoredAuthorization } from '../store/relay-transaction.entity';
+import { FeeSettings, maxGasPrice, weiToMicroUsd } from '../core/fees';
+import { FeeOracle } from '../core/fee-oracle.service';
+import { RelayRequest } from './relay-request';
+import { decodeRevertData, isRevertError, revertDataOf } from '../core/revert-decoder';
+
+export const TRANSFER_GAS = 21_000n;
+/** interface.md: the funding service fee on what the relay sends a sender (minBalanceRequired, funding-signed). */
+export const FUNDING_FEE_PERCENT = 8n;
+
+export interface Estimate {
+  gasLimit: bigint;
+  fees: FeeSettings;
+  /** gasLimit × max fee + value (+ the top-up transfer for derived senders). */
+  worstCaseWei: bigint;
+  usdPerNative: number;
+  costMicro: bigint;
+  /** interface.md: worst-case native cost plus the 8% funding service fee. */
+  minBalanceRequired: bigint;
+}
+
+/**
+ * Simulates a call and prices its worst case. Simulation runs as the real sender with a
+ * balance override, so a derived key that holds nothing yet still simulates like it will run.
+ */
+@Injectable()
+export class Estimator {
+  constructor(
+    private readonly chains: ChainRegistry,
+    private readonly pricing: PricingService,
+    private readonly config: AppConfig,
+    private readonly feeOracle: FeeOracle,
+  ) {}
+
+  async estimate(req: RelayRequest, from: string, options: { derivedSender: boolean }): Promise<Estimate> {
+    const provider = this.chains.provider(req.chain.chainId);
+    const call = rpcCall(req, from);
+    const [gasEstimate, fees, price] = await Promise.all([
+      this.simulate(provider, call, req.gasLimit),
+      this.fees(req),
+      this.pricing.nativeUsd(req.chain.chainId),
+    ]);
+    const gasLimit = req.gasLimit ?? (gasEstimate * BigInt(100 + this.config.RELAY_GAS_BUFFER_PERCENT)) / 100n;
+    const gasCost = gasLimit * maxGasPrice(fees);
+    const topUp = options.derivedSender ? TRANSFER_GAS * maxGasPrice(fees) : 0n;
+    const worstCaseWei = gasCost + req.value + topUp;
+    return {
+      gasLimit,
+      fees,
+      worstCaseWei,
+      usdPerNative: price.usd,
+      costMicro: weiToMicroUsd(worstCaseWei, price.usd, req.chain.nativeCurrency.decimals),
+      minBalanceRequired: ((gasCost + req.value) * (100n + FUNDING_FEE_PERCENT) + 99n) / 100n,
+    };
+  }
+
+  /**
+   * One round trip: eth_estimateGas executes the call and reverts with the same data as eth_call
+   * would, so it is the simulation; with a caller's gasLimit, eth_call checks it runs within it.
+   * A revert is TRANSACTION_004 with the decoded reason, anything else CHAIN_003.
+   */
+  private async simulate(provider: JsonRpcProvider, call: Record<string, unknown>, gasLimit: bigint | null): Promise<bigint> {
+    const override = { [call.from as string]: { balance: toQuantity(10n ** 30n) } };
+    try {
+      if (gasLimit !== null) {
+        await sendWithOverride(provider, 'eth_call', [call, 'latest'], override);
+        return gasLimit;
+      }
+      return BigInt(await sendWithOverride(provider, 'eth_estimateGas', [call, 'latest'], override));
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      if (isRevertError(err)) throw new AppError('TRANSACTION_004', decodeRevertData(revertDataOf(err)));
+      throw new AppError('CHAIN_003', `simulation failed: ${(err as Error).message.split('\n')[0].slice(0, 200)}`);
+    }
+  }
+
+  private async fees(req: RelayRequest): Promise<FeeSettings> {
+    if (req.gas.kind === 'legacy') return { type: 'legacy', gasPrice: req.gas.gasPrice };
+    if (req.gas.kind === 'eip1559') return { type: 'eip1559', maxFeePerGas: req.gas.maxFeePerGas, maxPriorityFeePerGas: req.gas.maxPriorityFeePerGas };
+    try {
+      return await this.feeOracle.fees(req.chain.chainId);
+    } catch (err) {
+      throw new AppError('CHAIN_003', `fee data unavailable: ${(err as Error).message.split('\n')[0].slice(0, 200)}`);
+    }
+  }
+}
+
+export function rpcAuthorization(a: StoredAuthorization): Record<string, string> {
+  return { chainId: toQuantity(BigInt(a.chainId)), address: a.address, nonce: toQuantity(BigInt(a.nonce)), yParity: toQuantity(a.yParity), r: a.r, s: a.s };
+}
+
+function rpcCall(req: RelayRequest, from: string): Record<string, unknown> {
+  const call: Record<string, unknown> = { from, to: req.to, data: req.data, value: toQuantity(req.value) };
+  if (req.authorizationList) call.authorizationList = req.authorizationList.map(rpcAuthorization);
+  if (req.gasLimit !== null) call.gas = toQuantity(req.gasLimit);
+  return call;
+}
+
+/** Nodes without state overrides reject the third parameter; then simulate without it. */
+async function sendWithOverride(provider: JsonRpcProvider, method: string, params: unknown[], override: Record<string, unknown>): Promise<string> {
+  try {
+    return await provider.send(method, [...params, override]);
+  } catch (err) {
+    const text = String((err as Error).message).toLowerCase();
+    if (text.includes('invalid params') || text.includes('too many') || text.includes('unexpected')) return provider.send(method, params);
+    throw err;
+  }
+}

@@ -1,0 +1,173 @@
+import { Injectable } from '@nestjs/common';
+import { Transaction } from 'ethers';
+import { AppError } from '../../../common/errors/app-error';
+import { Caller } from '../../../common/http/authenticated-request';
+import { microToUsd } from '../../../common/money/usd';
+import { ChainRegistry } from '../../chains';
+import { TxStatusPublisher } from '../../tx-events';
+import { Estimator, FUNDING_FEE_PERCENT } from './estimator.service';
+import { weiToMicroUsd } from '../core/fees';
+import { PendingWriter } from './pending-writer.service';
+import { RegionResolver } from './region-resolver';
+import { RelayRequest } from './relay-request';
+import { RegionHints } from './relay-command';
+import { SendQueue } from '../pipeline/send-queue';
+import { SubmitSignedTxDto } from '../http/dto/submit-signed-tx.dto';
+import { RelayBroadcastStore } from '../store/relay-broadcast.store';
+import { RelayTransactionStore } from '../store/relay-transaction.store';
+import { SettlementService } from '../pipeline/settlement.service';
+import { TopUpService } from '../pipeline/top-up.service';
+
+
+/**
+ * funding-signed (decisions.md): the caller's user signed the transaction; the service tops
+ * the sender up to minBalanceRequired, broadcasts the signed bytes and tracks them like any
+ * relayed transaction. The account pays the top-up plus the 8% funding fee and the transfer's gas.
+ */
+@Injectable()
+export class FundingSignedService {
+  constructor(
+    private readonly txs: RelayTransactionStore,
+    private readonly broadcastRows: RelayBroadcastStore,
+    private readonly chains: ChainRegistry,
+    private readonly regions: RegionResolver,
+    private readonly estimator: Estimator,
+    private readonly topUps: TopUpService,
+    private readonly publisher: TxStatusPublisher,
+    private readonly sendQueue: SendQueue,
+    private readonly settlement: SettlementService,
+    private readonly pending: PendingWriter,
+  ) {}
+
+  async submit(caller: Caller, dto: SubmitSignedTxDto, hints: RegionHints): Promise<{ txId: string; estimatedCostUSD: number; fundingTxHash: string | null }> {
+    const chain = this.chains.get(dto.chainId);
+    if (chain.capabilities.exchangeAction || caller.account.disabledChainIds.includes(chain.chainId)) {
+      throw new AppError('CHAIN_001', `chain ${chain.chainId} does not take signed EVM transactions here`);
+    }
+    const signed = parseSigned(dto.signedTx, chain.chainId);
+    const provider = this.chains.provider(chain.chainId);
+    const [pendingNonce, balance] = await Promise.all([provider.getTransactionCount(signed.from, 'pending'), provider.getBalance(signed.from)]);
+    if (BigInt(signed.nonce) !== BigInt(pendingNonce)) {
+      throw new AppError('VALIDATION_001', `signedTx nonce ${signed.nonce} is not the sender's next nonce ${pendingNonce}`);
+    }
+    const request: RelayRequest = {
+      chain,
+      to: signed.to,
+      data: signed.data,
+      value: signed.value,
+      gasLimit: signed.gasLimit,
+      gas: signed.maxFeePerGas !== null
+        ? { kind: 'eip1559', maxFeePerGas: signed.maxFeePerGas, maxPriorityFeePerGas: signed.maxPriorityFeePerGas ?? 0n }
+        : { kind: 'legacy', gasPrice: signed.gasPrice ?? 0n },
+      maxUsd: dto.maxUSD ?? null,
+      label: dto.label ?? '',
+      transactionType: 'funding-signed',
+      derivationPath: null,
+      authorizationList: null,
+    };
+    const estimate = await this.estimator.estimate(request, signed.from, { derivedSender: false });
+    const topUpWei = estimate.minBalanceRequired > balance ? estimate.minBalanceRequired - balance : 0n;
+    const region = this.regions.resolve(hints, undefined);
+    const transferGasWei = topUpWei > 0n ? await this.topUps.maxTransferGasWei(chain.chainId) : 0n;
+    const fundingWei = (topUpWei * (100n + FUNDING_FEE_PERCENT)) / 100n + transferGasWei;
+    const costMicro = weiToMicroUsd(fundingWei, estimate.usdPerNative, chain.nativeCurrency.decimals);
+
+    const { tx, notification } = await this.pending.write(
+      caller.account.id,
+      {
+        chainId: chain.chainId,
+        to: signed.to.toLowerCase(),
+        callData: signed.data,
+        value: signed.value.toString(),
+        gasLimit: signed.gasLimit.toString(),
+        gasPrice: signed.gasPrice?.toString() ?? null,
+        maxFeePerGas: signed.maxFeePerGas?.toString() ?? null,
+        maxPriorityFeePerGas: signed.maxPriorityFeePerGas?.toString() ?? null,
+        label: request.label,
+        transactionType: 'funding-signed',
+        submitRegion: region,
+        sender: signed.from.toLowerCase(),
+        nonce: BigInt(signed.nonce),
+        executionTxHash: signed.hash,
+        // Charged only once the top-up is on its way (set with its hash below).
+        fundingCostWei: '0',
+        fundingTxHash: null,
+      },
+      costMicro,
+      request.maxUsd,
+      // The user's signed bytes are the transaction's only broadcast; the send job replays them.
+      async (em, row) => {
+        await this.broadcastRows.insert({
+          txId: row.id,
+          hash: signed.hash,
+          chainId: chain.chainId,
+          sender: signed.from.toLowerCase(),
+          nonce: BigInt(signed.nonce),
+          raw: dto.signedTx,
+          maxFeePerGas: (signed.maxFeePerGas ?? signed.gasPrice ?? 0n).toString(),
+          maxPriorityFeePerGas: signed.maxPriorityFeePerGas?.toString() ?? null,
+          broadcastAt: null,
+        }, em);
+      },
+      'signed',
+    );
+    await this.publisher.publish('status', notification);
+    // The top-up is signed (a pool nonce allocated) only once the record and reservation exist,
+    // so a refused submission never leaves a nonce gap; the send job waits for it to be mined.
+    let fundingTxHash: string | null = null;
+    if (topUpWei > 0n) {
+      try {
+        const topUp = await this.topUps.sign(chain.chainId, region, signed.from, topUpWei);
+        // Hash and cost before the send: a crash after it still charges what was sent.
+        await this.txs.setFunding(tx.id, { fundingTxHash: topUp.hash, fundingCostWei: fundingWei.toString() });
+        await provider.send('eth_sendRawTransaction', [topUp.raw]);
+        fundingTxHash = topUp.hash;
+      } catch (err) {
+        // The top-up did not go out: nothing was spent, so nothing is charged.
+        await this.txs.setFunding(tx.id, { fundingCostWei: '0' });
+        await this.settlement.failUnsent(tx.id, `top-up failed: ${(err as Error).message.split('\n')[0]}`);
+        throw new AppError('TRANSACTION_004', `could not fund the sender: ${(err as Error).message.split('\n')[0].slice(0, 200)}`);
+      }
+    }
+    await this.sendQueue.enqueue(tx.id);
+    return { txId: tx.id, estimatedCostUSD: microToUsd(costMicro), fundingTxHash };
+  }
+}
+
+interface SignedTx {
+  from: string;
+  to: string;
+  hash: string;
+  nonce: number;
+  data: string;
+  value: bigint;
+  gasLimit: bigint;
+  gasPrice: bigint | null;
+  maxFeePerGas: bigint | null;
+  maxPriorityFeePerGas: bigint | null;
+}
+
+function parseSigned(raw: string, chainId: number): SignedTx {
+  let tx: Transaction;
+  try {
+    tx = Transaction.from(raw);
+  } catch {
+    throw new AppError('VALIDATION_001', 'signedTx is not a signed transaction');
+  }
+  if (!tx.from || !tx.hash || !tx.signature) throw new AppError('VALIDATION_001', 'signedTx is not signed');
+  if (tx.chainId !== BigInt(chainId)) throw new AppError('VALIDATION_001', `signedTx is for chain ${tx.chainId}, not ${chainId}`);
+  if (tx.type === 4 || tx.type === 3) throw new AppError('VALIDATION_001', 'blob and 7702 transactions cannot be funding-signed');
+  if (!tx.to) throw new AppError('VALIDATION_001', 'contract creation cannot be funding-signed');
+  return {
+    from: tx.from,
+    to: tx.to,
+    hash: tx.hash,
+    nonce: tx.nonce,
+    data: tx.data.toLowerCase(),
+    value: tx.value,
+    gasLimit: tx.gasLimit,
+    gasPrice: tx.type === 0 || tx.type === 1 ? tx.gasPrice : null,
+    maxFeePerGas: tx.type === 2 ? tx.maxFeePerGas : null,
+    maxPriorityFeePerGas: tx.type === 2 ? tx.maxPriorityFeePerGas : null,
+  };
+}

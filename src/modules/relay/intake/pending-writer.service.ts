@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { AppError } from '../../../common/errors/app-error';
+import { microToUsd, usdToMicro } from '../../../common/money/usd';
+import { AccountsService, LedgerService, ReservationRequest, utcDayStart } from '../../accounts';
+import { notificationFor, TxNotification, TxStatusPublisher } from '../../tx-events';
+import { Stage, statusOf } from '../core/stage';
+import { RelayTransactionEntity } from '../store/relay-transaction.entity';
+import { RelayTransactionStore } from '../store/relay-transaction.store';
+import { checkSpendLimits } from './spend-limits';
+
+export type PendingFields = Omit<Partial<RelayTransactionEntity>, 'status' | 'stage' | 'isAccountCharged' | 'retries' | 'estimatedCostMicro'>;
+
+/**
+ * Accepting a transaction, for every kind of submission: the row in its first stage, its
+ * status event and the reservation, with the limits checked, all or nothing. The usual
+ * submission is ONE statement (RelayTransactionStore.insertReserved); a feature that writes its
+ * own record with it (`within`) gets one database transaction instead.
+ */
+@Injectable()
+export class PendingWriter {
+  constructor(
+    private readonly txs: RelayTransactionStore,
+    private readonly ledger: LedgerService,
+    private readonly publisher: TxStatusPublisher,
+    private readonly accounts: AccountsService,
+  ) {}
+
+  /** `stage`: accepted, or signed for a transaction that arrives signed (funding-signed). */
+  async write(
+    userId: string,
+    fields: PendingFields & { chainId: number },
+    costMicro: bigint,
+    maxUsd: number | null,
+    within?: (em: EntityManager, tx: RelayTransactionEntity) => Promise<void>,
+    stage: Extract<Stage, 'accepted' | 'signed'> = 'accepted',
+  ): Promise<{ tx: RelayTransactionEntity; notification: TxNotification }> {
+    // Request-only limit: no need to hold anything to check it.
+    if (maxUsd !== null && costMicro > usdToMicro(maxUsd)) {
+      throw new AppError('TRANSACTION_001', `estimated cost ${microToUsd(costMicro)} USD exceeds maxUSD ${maxUsd}`);
+    }
+    const now = new Date();
+    const tx = Object.assign(new RelayTransactionEntity(), {
+      ...fields,
+      id: randomUUID(),
+      userId,
+      stage,
+      status: statusOf(stage),
+      estimatedCostMicro: costMicro,
+      isAccountCharged: false,
+      retries: 0,
+      label: fields.label ?? '',
+      fundingCostWei: fields.fundingCostWei ?? '0',
+      // What the database leaves null, spelled out: the status event carries these fields.
+      executionTxHash: fields.executionTxHash ?? null,
+      costMicro: null,
+      sender: fields.sender ?? null,
+      nonce: fields.nonce ?? null,
+      origin: fields.origin ?? null,
+    } satisfies Partial<RelayTransactionEntity>);
+    const reservation: ReservationRequest = { userId, amountMicro: costMicro, reference: `tx:${tx.id}`, chainId: fields.chainId, now, dayStart: utcDayStart(now) };
+    const notification = notificationFor(tx, null);
+    if (!within) {
+      const inserted = await this.txs.insertReserved(tx, reservation, notification);
+      if (!inserted) await this.refusal(userId, fields.chainId, costMicro, now);
+      tx.createdAt = new Date(inserted!.created_at);
+      tx.updatedAt = new Date(inserted!.updated_at);
+      return { tx, notification };
+    }
+    return this.txs.transaction(async (em) => {
+      await this.txs.insert(tx, em);
+      await within(em, tx);
+      const recorded = await this.publisher.record(em, tx, null);
+      if (!(await this.ledger.reserveWithinLimits(em, reservation))) await this.refusal(userId, fields.chainId, costMicro, now);
+      return { tx, notification: recorded };
+    });
+  }
+
+  /** Which limit refused a reservation, read from the account as it is now; else the balance. */
+  private async refusal(userId: string, chainId: number, costMicro: bigint, now: Date): Promise<never> {
+    const account = await this.accounts.getById(userId);
+    checkSpendLimits(account, chainId, costMicro, now);
+    throw new AppError('TRANSACTION_002', 'insufficient balance for the estimated cost');
+  }
+}

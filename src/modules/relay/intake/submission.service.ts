@@ -1,0 +1,99 @@
+import { Injectable } from '@nestjs/common';
+import { microToUsd } from '../../../common/money/usd';
+import { AppError } from '../../../common/errors/app-error';
+import { ChainRegistry } from '../../chains';
+import { MetricsService } from '../../metrics';
+import { TxStatusPublisher } from '../../tx-events';
+import { ExchangeRelayService } from './exchange/exchange-relay.service';
+import { SignerPool } from '../core/signer-pool.service';
+import { Estimate, Estimator } from './estimator.service';
+import { PendingWriter } from './pending-writer.service';
+import { parseRelayRequest, RelayRequest } from './relay-request';
+import { RegionResolver } from './region-resolver';
+import { RelayCommand } from './relay-command';
+import { toJobRow } from '../pipeline/send-job-row';
+import { SendQueue } from '../pipeline/send-queue';
+
+export interface Submitted {
+  txId: string;
+  estimatedCostUSD: number;
+}
+
+/**
+ * Accepting a transaction: validate, estimate, then ONE database transaction that checks the
+ * limits on the locked account, inserts the PENDING row, reserves the cost and records the
+ * status event. Only after commit is the send job enqueued.
+ */
+@Injectable()
+export class SubmissionService {
+  constructor(
+    private readonly chains: ChainRegistry,
+    private readonly regions: RegionResolver,
+    private readonly signers: SignerPool,
+    private readonly estimator: Estimator,
+    private readonly publisher: TxStatusPublisher,
+    private readonly sendQueue: SendQueue,
+    private readonly exchange: ExchangeRelayService,
+    private readonly metrics: MetricsService,
+    private readonly pending: PendingWriter,
+  ) {}
+
+  /** POST /api/quote: the same estimate, nothing stored. */
+  async quote(command: Omit<RelayCommand, 'within' | 'origin'>): Promise<{ costUSD: number; minBalanceRequired: string }> {
+    const { tx: dto } = command;
+    // Exchange actions cost nothing and need no native balance.
+    if (this.chains.get(dto.chainId).capabilities.exchangeAction) return { costUSD: 0, minBalanceRequired: '0' };
+    const { estimate } = await this.prepare(command);
+    return { costUSD: microToUsd(estimate.costMicro), minBalanceRequired: estimate.minBalanceRequired.toString() };
+  }
+
+  async submit(command: RelayCommand): Promise<Submitted> {
+    const { caller, tx: dto, within } = command;
+    const chain = this.chains.get(dto.chainId);
+    if (chain.capabilities.exchangeAction) {
+      if (within) throw new AppError('VALIDATION_001', `chain ${chain.chainId} takes exchange actions, not EVM transactions`);
+      if (caller.account.disabledChainIds.includes(chain.chainId)) throw new AppError('CHAIN_001', `chain ${chain.chainId} is disabled for this account`);
+      const tx = await this.exchange.submit(caller, dto, chain, this.regions.resolve(command.region, dto.region));
+      return { txId: tx.id, estimatedCostUSD: 0 };
+    }
+    const { request, region, estimate } = await this.prepare(command);
+    const { tx, notification } = await this.pending.write(
+      caller.account.id,
+      {
+        chainId: request.chain.chainId,
+        to: request.to,
+        callData: request.data,
+        value: request.value.toString(),
+        gasLimit: estimate.gasLimit.toString(),
+        gasPrice: estimate.fees.type === 'legacy' ? estimate.fees.gasPrice.toString() : null,
+        maxFeePerGas: estimate.fees.type === 'eip1559' ? estimate.fees.maxFeePerGas.toString() : null,
+        maxPriorityFeePerGas: estimate.fees.type === 'eip1559' ? estimate.fees.maxPriorityFeePerGas.toString() : null,
+        label: request.label,
+        transactionType: request.transactionType,
+        submitRegion: region,
+        derivationPath: request.derivationPath,
+        authorizationList: request.authorizationList,
+        origin: command.origin ?? null,
+      },
+      estimate.costMicro,
+      request.maxUsd,
+      within,
+    );
+    await this.sendQueue.enqueue(tx.id, 'send', 0, 0, toJobRow(tx));
+    await this.publisher.publish('status', notification);
+    this.metrics.relaySubmitted.inc({ chain: String(tx.chainId), type: tx.transactionType });
+    return { txId: tx.id, estimatedCostUSD: microToUsd(estimate.costMicro) };
+  }
+
+  private async prepare({ caller, tx: dto, region: hints }: Omit<RelayCommand, 'within' | 'origin'>): Promise<{ request: RelayRequest; region: string; estimate: Estimate }> {
+    const chain = this.chains.get(dto.chainId);
+    if (chain.capabilities.exchangeAction) throw new AppError('VALIDATION_001', `chain ${chain.chainId} takes exchange actions, not EVM transactions`);
+    if (caller.account.disabledChainIds.includes(chain.chainId)) throw new AppError('CHAIN_001', `chain ${chain.chainId} is disabled for this account`);
+    const request = parseRelayRequest(dto, chain);
+    const region = this.regions.resolve(hints, dto.region);
+    const derived = request.derivationPath ? this.signers.derive(request.derivationPath) : null;
+    const from = derived?.address ?? this.signers.poolAddresses(region)[0];
+    const estimate = await this.estimator.estimate(request, from, { derivedSender: derived !== null });
+    return { request, region, estimate };
+  }
+}

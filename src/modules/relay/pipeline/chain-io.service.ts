@@ -1,0 +1,72 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AppConfig } from '../../../config/app-config';
+import { ChainRegistry } from '../../chains';
+import { FeeSettings } from '../core/fees';
+import { marketFees } from '../core/market-fees';
+import { fromRpcReceipt, MinedReceipt } from '../core/mined-receipt';
+import { BroadcastOutcome, classifyBroadcastError } from './broadcast-error';
+
+/** The pipeline's calls to a chain's node: broadcasts classified by outcome, receipts, pool and fee reads. */
+@Injectable()
+export class ChainIo {
+  private readonly logger = new Logger(ChainIo.name);
+
+  constructor(
+    private readonly chains: ChainRegistry,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** 'sent' when a node has the transaction (including "already known"); otherwise what the refusal says. */
+  async broadcast(chainId: number, raw: string): Promise<Exclude<BroadcastOutcome, 'known'> | 'sent'> {
+    try {
+      await this.chains.provider(chainId).send('eth_sendRawTransaction', [raw]);
+      return 'sent';
+    } catch (err) {
+      const outcome = classifyBroadcastError(err);
+      if (outcome !== 'known') this.logger.warn(`broadcast on ${chainId}: ${outcome}: ${(err as Error).message.split('\n')[0].slice(0, 200)}`);
+      return outcome === 'known' ? 'sent' : outcome;
+    }
+  }
+
+  /** The receipt, or null when not mined (or the node could not say). */
+  async receipt(chainId: number, hash: string): Promise<MinedReceipt | null> {
+    const raw = await this.chains.provider(chainId).send('eth_getTransactionReceipt', [hash]).catch(() => null);
+    return raw ? fromRpcReceipt(raw) : null;
+  }
+
+  /** Polls for a receipt; ethers' waitForTransaction waits for a new block, which never comes on an idle automine chain. */
+  async pollReceipt(chainId: number, hash: string, timeoutMs: number): Promise<MinedReceipt | null> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const receipt = await this.receipt(chainId, hash);
+      if (receipt) return receipt;
+      await new Promise((r) => setTimeout(r, this.config.RELAY_RECEIPT_POLL_MS));
+    }
+    return null;
+  }
+
+  /** True when a node still holds one of the hashes (pending or mined). */
+  async anyKnown(chainId: number, hashes: string[]): Promise<boolean> {
+    const provider = this.chains.provider(chainId);
+    for (const hash of hashes) {
+      if (await provider.send('eth_getTransactionByHash', [hash])) return true;
+    }
+    return false;
+  }
+
+  async pendingNonce(chainId: number, address: string): Promise<bigint> {
+    return BigInt(await this.chains.provider(chainId).getTransactionCount(address, 'pending'));
+  }
+
+  async balance(chainId: number, address: string): Promise<bigint> {
+    return this.chains.provider(chainId).getBalance(address);
+  }
+
+  blockNumber(chainId: number): Promise<number> {
+    return this.chains.provider(chainId).getBlockNumber();
+  }
+
+  marketFees(chainId: number, type: FeeSettings['type']): Promise<FeeSettings> {
+    return marketFees(this.chains.provider(chainId), type);
+  }
+}

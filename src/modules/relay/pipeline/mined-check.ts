@@ -1,0 +1,27 @@
+import { Injectable } from '@nestjs/common';
+import { RelayBroadcastEntity } from '../store/relay-broadcast.entity';
+import { RelayTransactionEntity } from '../store/relay-transaction.entity';
+import { ChainIo } from './chain-io.service';
+import { ReceiptTracker } from './receipt-tracker.service';
+
+/** Whether any signed transaction of a row is mined, and if so its settlement (through the tracker, like every receipt). */
+@Injectable()
+export class MinedCheck {
+  constructor(
+    private readonly chain: ChainIo,
+    private readonly tracker: ReceiptTracker,
+  ) {}
+
+  /** True when one of the transaction's hashes is mined (and it has been settled). */
+  async settleIfMined(tx: RelayTransactionEntity, broadcasts: RelayBroadcastEntity[]): Promise<boolean> {
+    for (const b of broadcasts) {
+      const receipt = await this.chain.receipt(tx.chainId, b.hash);
+      if (receipt) {
+        this.tracker.track(tx.chainId, tx.id, b.hash, 0);
+        await this.tracker.found(tx.chainId, receipt);
+        return true;
+      }
+    }
+    return false;
+  }
+}

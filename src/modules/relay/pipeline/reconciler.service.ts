@@ -1,0 +1,130 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AppConfig } from '../../../config/app-config';
+import { ChainRegistry } from '../../chains';
+import { SendQueue } from './send-queue';
+import { RelayBroadcastEntity } from '../store/relay-broadcast.entity';
+import { RelayBroadcastStore } from '../store/relay-broadcast.store';
+import { SignerNonceStore } from '../store/signer-nonce.store';
+import { RelayTransactionStore } from '../store/relay-transaction.store';
+import { ReceiptTracker } from './receipt-tracker.service';
+import { MinedCheck } from './mined-check';
+import { NonceFiller } from './nonce-filler';
+import { NonceManager } from './nonce-manager.service';
+import { SignerPool } from '../core/signer-pool.service';
+
+const GRACE_MS = 2_000;
+const BATCH = 500;
+
+export interface ReconcileReport {
+  examined: number;
+  enqueued: number;
+  replaced: number;
+  settled: number;
+  gapsFilled: number;
+}
+
+/** A nonce allocated this long ago and still neither mined nor owned by a PENDING transaction is a gap. */
+const GAP_AGE_MS = 30_000;
+const MAX_FILLS_PER_PASS = 32n;
+
+/**
+ * PostgreSQL is the truth, Redis only transport: every pass looks at PENDING transactions
+ * and makes sure each is either moving (a live job, a tracked hash) or is moved: unsent ones
+ * are enqueued again, mined ones settled, stuck ones replaced with higher fees.
+ */
+@Injectable()
+export class ReconcilerService {
+  private readonly logger = new Logger(ReconcilerService.name);
+
+  constructor(
+    private readonly txs: RelayTransactionStore,
+    private readonly broadcastRows: RelayBroadcastStore,
+    private readonly nonceRows: SignerNonceStore,
+    private readonly chains: ChainRegistry,
+    private readonly queue: SendQueue,
+    private readonly tracker: ReceiptTracker,
+    private readonly config: AppConfig,
+    private readonly signers: SignerPool,
+    private readonly nonces: NonceManager,
+    private readonly mined: MinedCheck,
+    private readonly filler: NonceFiller,
+  ) {}
+
+  async reconcile(): Promise<ReconcileReport> {
+    const report: ReconcileReport = { examined: 0, enqueued: 0, replaced: 0, settled: 0, gapsFilled: 0 };
+    report.gapsFilled = await this.fillGaps();
+    const pending = await this.txs.inFlightBefore(new Date(Date.now() - GRACE_MS), BATCH);
+    if (pending.length === 0) return this.logged(report);
+    const live = await this.queue.liveTxIds();
+    const broadcasts = await this.broadcastRows.forTxs(pending.map((t) => t.id));
+    const byTx = new Map<string, RelayBroadcastEntity[]>();
+    for (const b of broadcasts) byTx.set(b.txId, [...(byTx.get(b.txId) ?? []), b]);
+    const stamp = Date.now().toString(36);
+    const quietMs = Math.max(GRACE_MS, 4 * this.config.RELAY_RECEIPT_POLL_MS);
+
+    for (const tx of pending) {
+      report.examined++;
+      if (live.has(tx.id)) continue;
+      const sent = byTx.get(tx.id) ?? [];
+      try {
+        if (sent.length === 0) {
+          if (await this.queue.enqueue(tx.id, 'send', `r${stamp}`)) report.enqueued++;
+          continue;
+        }
+        const age = Date.now() - sent[sent.length - 1].createdAt.getTime();
+        // Broadcast moments ago, or watched by this process's tracker and not yet due for a
+        // replacement: the tracker finds it with one call per block, no receipt call per row here.
+        if (age < quietMs || (age <= this.config.RELAY_REPLACE_AFTER_MS && this.tracker.isTracking(tx.id))) continue;
+        if (await this.mined.settleIfMined(tx, sent)) {
+          report.settled++;
+          continue;
+        }
+        if (age > this.config.RELAY_REPLACE_AFTER_MS) {
+          if (await this.queue.enqueue(tx.id, 'replace', `r${stamp}`)) report.replaced++;
+        } else {
+          // Nobody here watches it (worker restarted, Redis flushed): send the same bytes again and track.
+          if (await this.queue.enqueue(tx.id, 'send', `r${stamp}`)) report.enqueued++;
+        }
+      } catch (err) {
+        this.logger.warn(`reconciling ${tx.id}: ${(err as Error).message.split('\n')[0]}`);
+      }
+    }
+    return this.logged(report);
+  }
+
+  /**
+   * Resyncs every relayer key with its chain and fills the lowest unmined nonce when nothing
+   * will ever use it (its transaction failed before reaching the chain, a crash between signing
+   * and broadcasting a top-up), so the key's later transactions are not stuck behind it.
+   */
+  async fillGaps(): Promise<number> {
+    let filled = 0;
+    for (const chain of this.chains.all().filter((c) => c.enabled && c.rpcUrl)) {
+      for (const address of this.signers.poolAddresses()) {
+        try {
+          const { database, chain: onChain } = await this.nonces.resync(chain.chainId, address);
+          if (database <= onChain) continue;
+          const movedAt = await this.nonceRows.updatedAt(chain.chainId, address.toLowerCase());
+          const quiet = movedAt !== null && Date.now() - movedAt.getTime() > GAP_AGE_MS;
+          const signer = this.signers.byAddress(address);
+          if (!quiet || !signer) continue;
+          // Nonces between the chain's and the counter that no PENDING transaction owns are holes.
+          const owned = await this.broadcastRows.ownedNonces(chain.chainId, address.toLowerCase(), onChain);
+          for (let nonce = onChain; nonce < database && nonce < onChain + MAX_FILLS_PER_PASS; nonce++) {
+            if (owned.has(nonce.toString())) continue;
+            await this.filler.fill(chain.chainId, signer, nonce);
+            filled++;
+          }
+        } catch (err) {
+          this.logger.warn(`nonce check ${address}@${chain.chainId}: ${(err as Error).message.split('\n')[0]}`);
+        }
+      }
+    }
+    return filled;
+  }
+
+  private logged(report: ReconcileReport): ReconcileReport {
+    if (report.enqueued || report.replaced || report.settled || report.gapsFilled) this.logger.log(`reconciled ${JSON.stringify(report)}`);
+    return report;
+  }
+}

@@ -1,0 +1,85 @@
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Logger, OnModuleInit } from '@nestjs/common';
+import { Job } from 'bullmq';
+import { runWithTrace } from '../../../common/trace/trace-context';
+import { AppConfig } from '../../../config/app-config';
+import { QUEUES } from '../../../queue/queue-names';
+import { fromJobRow } from './send-job-row';
+import { SendJob, SendQueue } from './send-queue';
+import { RelayTransactionStore } from '../store/relay-transaction.store';
+import { Abandonment } from './abandonment.service';
+import { PermanentSendError, TransientSendError } from './send-errors';
+import { SenderService } from './sender.service';
+import { SettlementService } from './settlement.service';
+
+/**
+ * Thin consumer: runs a send or replacement and applies the retry policy of the account
+ * (maxRetries, transient failures only). Logs run under the transaction id as trace id.
+ */
+/**
+ * Short locks: a killed worker's jobs are detected as stalled and handed to another worker
+ * within seconds instead of BullMQ's default half minute to a minute.
+ */
+@Processor(QUEUES.relaySend, { lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 3 })
+export class SendProcessor extends WorkerHost implements OnModuleInit {
+  private readonly logger = new Logger(SendProcessor.name);
+
+  constructor(
+    private readonly sender: SenderService,
+    private readonly abandonment: Abandonment,
+    private readonly settlement: SettlementService,
+    private readonly queue: SendQueue,
+    private readonly config: AppConfig,
+    private readonly txs: RelayTransactionStore,
+  ) {
+    super();
+  }
+
+  onModuleInit(): void {
+    this.worker.concurrency = this.config.RELAY_SEND_CONCURRENCY;
+  }
+
+  async process(job: Job<SendJob>): Promise<void> {
+    const { txId, mode, row } = job.data;
+    await runWithTrace(`tx-${txId}`, async () => {
+      try {
+        if (mode === 'replace') await this.sender.replace(txId);
+        else await this.sender.send(txId, row ? fromJobRow(row) : undefined);
+      } catch (err) {
+        if (err instanceof TransientSendError) return this.retryOrFail(txId, err.message);
+        if (err instanceof PermanentSendError) return this.giveUp(txId, err.message);
+        this.logger.error(`send ${txId} failed unexpectedly: ${(err as Error).stack ?? String(err)}`);
+        return this.retryOrFail(txId, (err as Error).message);
+      }
+    });
+  }
+
+  /**
+   * FAILED only when nothing of the transaction can still land; one waiting in the node's pool
+   * (or whose state the chain cannot tell now) stays PENDING for the tracker and reconciler.
+   */
+  private async giveUp(txId: string, reason: string): Promise<void> {
+    const safe = await this.abandonment.safeToFail(txId).catch((err: Error) => {
+      this.logger.error(`could not check ${txId} on chain before failing it: ${err.message}`);
+      return false;
+    });
+    if (safe) await this.settlement.failUnsent(txId, reason);
+    else this.logger.warn(`${txId} kept PENDING: a broadcast of it may still be mined (${reason})`);
+  }
+
+  private async retryOrFail(txId: string, reason: string): Promise<void> {
+    const counted = await this.txs.countRetry(txId);
+    if (!counted) {
+      const tx = await this.txs.findById(txId);
+      if (tx?.status === 'PENDING') {
+        this.logger.warn(`giving up on ${txId} after ${tx.retries} retries: ${reason}`);
+        await this.giveUp(txId, `${reason} (after ${tx.retries} retries)`);
+      }
+      return;
+    }
+    const retry = counted.retries;
+    const delay = Math.min(500 * 2 ** (retry - 1), 30_000);
+    this.logger.warn(`retry ${retry}/${counted.max_retries} of ${txId} in ${delay} ms: ${reason}`);
+    await this.queue.enqueue(txId, 'send', retry, delay);
+  }
+}

@@ -1,0 +1,168 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { toQuantity } from 'ethers';
+import { EntityManager } from 'typeorm';
+import { AccountCounters, LedgerService, utcDayStart } from '../../accounts';
+import { ChainRegistry } from '../../chains';
+import { MetricsService } from '../../metrics';
+import { PricingService } from '../../pricing';
+import { notificationFor, TxNotification, TxStatusPublisher } from '../../tx-events';
+import { weiToMicroUsd } from '../core/fees';
+import { MinedReceipt, receiptJson } from '../core/mined-receipt';
+import { decodeRevertData, revertDataOf } from '../core/revert-decoder';
+import { IN_FLIGHT, minedStage, Move, move, SENT } from '../core/stage';
+import { RelayTransactionEntity } from '../store/relay-transaction.entity';
+import { RelayTransactionStore, SettledFields } from '../store/relay-transaction.store';
+
+/**
+ * Moves an in-flight transaction to its final stage (executed, reverted, failed) with, in ONE
+ * database transaction or statement: the ledger settlement (actual cost charged, rest released)
+ * or release, account counters, the row, and the status event. Idempotent: the stage move's
+ * WHERE leaves a transaction that is already final alone.
+ */
+@Injectable()
+export class SettlementService {
+  private readonly logger = new Logger(SettlementService.name);
+
+  constructor(
+    private readonly txs: RelayTransactionStore,
+    private readonly ledger: LedgerService,
+    private readonly pricing: PricingService,
+    private readonly chains: ChainRegistry,
+    private readonly publisher: TxStatusPublisher,
+    private readonly metrics: MetricsService,
+  ) {}
+
+  /**
+   * A mined receipt: EXECUTED (status 1) or FAILED (reverted on chain; the gas is still charged).
+   * `known` may be the sender's in-memory row: what the cost is computed from (value, type,
+   * top-up cost) does not change after the send, and the statement itself checks the status.
+   */
+  async settleMined(txId: string, receipt: MinedReceipt, known?: RelayTransactionEntity): Promise<void> {
+    const tx = known ?? (await this.txs.findById(txId));
+    if (!tx || tx.status !== 'PENDING') return;
+    const m = move(minedStage(receipt.status), SENT);
+    const revertReason = receipt.status === 1 ? null : await this.revertReason(tx, receipt);
+    const costMicro = await this.minedCost(tx, receipt);
+    const fields: SettledFields = {
+      executionTxHash: receipt.transactionHash,
+      costMicro,
+      isAccountCharged: true,
+      receipt: receiptJson(receipt),
+      revertReason,
+      error: revertReason,
+      latencyMs: Date.now() - tx.createdAt.getTime(),
+    };
+    // The usual case, the worst-case estimate covers the cost: the whole settlement is one statement.
+    if (costMicro <= tx.estimatedCostMicro) {
+      const finished = Object.assign(Object.create(Object.getPrototypeOf(tx)) as RelayTransactionEntity, tx, fields, { status: m.status, stage: m.to });
+      const notification = notificationFor(finished, 'PENDING');
+      if (await this.txs.settleCovered(tx, m, fields, notification, countersFor(tx, costMicro, m.status === 'EXECUTED'))) {
+        await this.announce(notification, fields.latencyMs ?? 0, tx);
+        return;
+      }
+      // Not settled: someone else finished it in between, or it needs the general path below.
+    }
+    await this.finish(txId, m, receipt.transactionHash, async () => ({
+      fields,
+      chargedMicro: costMicro,
+      // Only a cost above the reservation gets here (or a row finished meanwhile, which `finish` skips).
+      charge: async (em, locked, counters) => {
+        await this.ledger.settle(locked.userId, `tx:${locked.id}`, costMicro, em);
+        await this.ledger.applyCounters(em, locked.userId, counters);
+      },
+    }));
+  }
+
+  private async minedCost(tx: RelayTransactionEntity, receipt: MinedReceipt): Promise<bigint> {
+    const valueWei = receipt.status === 1 ? BigInt(tx.value) : 0n;
+    // A funding-signed sender pays its own gas from the top-up; the account pays for the top-up.
+    const wei =
+      tx.transactionType === 'funding-signed'
+        ? BigInt(tx.fundingCostWei)
+        : receipt.gasUsed * receipt.effectiveGasPrice + receipt.l1Fee + valueWei + BigInt(tx.fundingCostWei);
+    return this.toMicro(tx.chainId, wei);
+  }
+
+  /**
+   * Never mined (refused by the node, retries exhausted): the transaction itself costs
+   * nothing, but top-up transfers already made for it were spent and are charged.
+   */
+  async failUnsent(txId: string, error: string): Promise<void> {
+    await this.finish(txId, move('failed', IN_FLIGHT), null, async (tx) => {
+      const spentWei = BigInt(tx.fundingCostWei);
+      const spentMicro = spentWei > 0n ? await this.toMicro(tx.chainId, spentWei) : 0n;
+      return {
+        fields: { costMicro: spentMicro, isAccountCharged: spentMicro > 0n, error: error.slice(0, 1000) },
+        chargedMicro: spentMicro,
+        charge: async (em, locked, counters) => {
+          if (spentMicro > 0n) await this.ledger.settle(locked.userId, `tx:${locked.id}`, spentMicro, em);
+          else await this.ledger.release(locked.userId, `tx:${locked.id}`, em);
+          await this.ledger.applyCounters(em, locked.userId, counters);
+        },
+      };
+    });
+  }
+
+  /**
+   * ONE database transaction: the row under its own lock (which also serialises settlements of
+   * one transaction; a row no longer PENDING is left alone), its update and status event, then
+   * the account: the ledger movement with the daily amount and breaker streak, last, so the
+   * account row is locked from there to commit only.
+   */
+  private async finish(txId: string, m: Move, minedHash: string | null, outcome: (tx: RelayTransactionEntity) => Promise<Outcome>): Promise<void> {
+    let row: RelayTransactionEntity | undefined;
+    const notification = await this.txs.transaction(async (em): Promise<TxNotification | null> => {
+      const tx = await this.txs.lockForSettlement(txId, em);
+      if (!tx || !m.from.includes(tx.stage)) return null;
+      const { fields, chargedMicro, charge } = await outcome(tx);
+      const latencyMs = Date.now() - tx.createdAt.getTime();
+      Object.assign(tx, fields, { status: m.status, stage: m.to, latencyMs });
+      await this.txs.finish(txId, m, { ...fields, latencyMs }, minedHash, em);
+      const notification = await this.publisher.record(em, tx, 'PENDING');
+      await charge(em, tx, countersFor(tx, chargedMicro, m.status === 'EXECUTED'));
+      row = tx;
+      return notification;
+    });
+    if (notification && row) await this.announce(notification, row.latencyMs ?? 0, row);
+  }
+
+  /** After commit: metrics, the Redis signal (sync waiters, sockets), the log line. */
+  private async announce(notification: TxNotification, latencyMs: number, tx: Pick<RelayTransactionEntity, 'origin'>): Promise<void> {
+    const labels = { chain: String(notification.chainId), status: notification.status };
+    this.metrics.relayTerminal.inc(labels);
+    this.metrics.relayLatency.observe(labels, latencyMs / 1000);
+    await this.publisher.publish('status', notification, tx.origin);
+    this.logger.log(`tx ${notification.txId} ${notification.status}${notification.executionTxHash ? ` ${notification.executionTxHash}` : ''}`);
+  }
+
+  private async toMicro(chainId: number, wei: bigint): Promise<bigint> {
+    const price = await this.pricing.nativeUsd(chainId);
+    return weiToMicroUsd(wei, price.usd, this.chains.get(chainId).nativeCurrency.decimals);
+  }
+
+  /** Best effort: replays the call on the parent block to read why it reverted. */
+  private async revertReason(tx: RelayTransactionEntity, receipt: MinedReceipt): Promise<string> {
+    try {
+      await this.chains.provider(tx.chainId).send('eth_call', [
+        { from: receipt.from, to: tx.to, data: tx.callData, value: toQuantity(BigInt(tx.value)), gas: toQuantity(BigInt(tx.gasLimit ?? '30000000')) },
+        toQuantity(Math.max(receipt.blockNumber - 1, 0)),
+      ]);
+      return 'execution reverted on chain (the call succeeds when replayed on the parent block)';
+    } catch (err) {
+      return decodeRevertData(revertDataOf(err));
+    }
+  }
+}
+
+interface Outcome {
+  fields: Partial<SettledFields>;
+  chargedMicro: bigint;
+  charge: (em: EntityManager, tx: RelayTransactionEntity, counters: AccountCounters) => Promise<void>;
+}
+
+/** A submission made before today's midnight counted toward yesterday: today's amount is untouched. */
+function countersFor(tx: RelayTransactionEntity, chargedMicro: bigint, success: boolean): AccountCounters {
+  const now = new Date();
+  const dayStart = utcDayStart(now);
+  return { success, daily: tx.createdAt >= dayStart ? { dayStart, now, estimatedMicro: tx.estimatedCostMicro, chargedMicro } : null };
+}

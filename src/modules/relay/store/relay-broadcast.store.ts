@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, In } from 'typeorm';
+import { Sql, sql } from '../../../database/sql';
+import { SqlRunner, SqlStore } from '../../../database/sql-store';
+import { FeeSettings, maxGasPrice } from '../core/fees';
+import { RelayBroadcastEntity } from './relay-broadcast.entity';
+import { inFlightTxIds } from './relay-transaction.sql';
+
+/** A transaction as signed: its bytes and hash. */
+export interface SignedTx {
+  raw: string;
+  hash: string;
+}
+
+/** Every statement on `relay_broadcasts` (each signed transaction of a relayed one), and its fragments. */
+@Injectable()
+export class RelayBroadcastStore extends SqlStore {
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    super(dataSource);
+  }
+
+  forTx(txId: string): Promise<RelayBroadcastEntity[]> {
+    return this.manager().find(RelayBroadcastEntity, { where: { txId }, order: { id: 'ASC' } });
+  }
+
+  forTxs(txIds: string[]): Promise<RelayBroadcastEntity[]> {
+    return this.manager().find(RelayBroadcastEntity, { where: { txId: In(txIds) }, order: { id: 'ASC' } });
+  }
+
+  /** A user-signed transaction's only broadcast, written with its row (funding-signed). */
+  async insert(broadcast: Omit<RelayBroadcastEntity, 'id' | 'createdAt'>, runner: SqlRunner): Promise<void> {
+    await this.manager(runner).insert(RelayBroadcastEntity, broadcast);
+  }
+
+  /** Nonces of `sender` from `fromNonce` up that a transaction still in flight owns. */
+  async ownedNonces(chainId: number, sender: string, fromNonce: bigint): Promise<Set<string>> {
+    const rows = await this.rows<{ nonce: string }>(
+      sql`SELECT DISTINCT nonce::text AS nonce FROM relay_broadcasts
+           WHERE chain_id = ${chainId} AND sender = ${sender} AND nonce >= ${fromNonce}::bigint AND tx_id IN (${inFlightTxIds()})`,
+    );
+    return new Set(rows.map((r) => r.nonce));
+  }
+}
+
+/**
+ * The CTE `broadcast`: the signed transaction's row, so it can be sent again byte for byte.
+ * With `onlyIfClaimed` it is written only when the statement's `claimed` CTE has a row (the
+ * nonce claim of NonceManager). Explicit casts: INSERT ... SELECT parameters get no type from
+ * the target columns.
+ */
+export function broadcastInsertCte(txId: string, chainId: number, sender: string, fees: FeeSettings, signed: SignedTx, nonce: bigint, onlyIfClaimed: boolean): Sql {
+  const priority = fees.type === 'eip1559' ? fees.maxPriorityFeePerGas.toString() : null;
+  return sql`broadcast AS (
+             INSERT INTO relay_broadcasts (tx_id, hash, chain_id, sender, nonce, raw, max_fee_per_gas, max_priority_fee_per_gas)
+             SELECT ${txId}::uuid, ${signed.hash}::varchar, ${chainId}::int, ${sender.toLowerCase()}::varchar, ${nonce}::bigint, ${signed.raw}::text,
+                    ${maxGasPrice(fees).toString()}::numeric, ${priority}::numeric
+             ${onlyIfClaimed ? sql`FROM claimed` : sql``}
+           )`;
+}
+
+/** The CTE `marked`: broadcasts a node accepted, marked once; yields their tx_id. */
+export function markAcceptedCte(hashes: string[]): Sql {
+  return sql`marked AS (
+           UPDATE relay_broadcasts SET broadcast_at = now() WHERE hash = ANY(${hashes}::varchar[]) AND broadcast_at IS NULL
+        RETURNING tx_id
+         )`;
+}
+
+/** The CTE `forgotten`: drops a signed transaction that can never be mined (its nonce went to another). */
+export function deleteBroadcastCte(hash: string): Sql {
+  return sql`forgotten AS (DELETE FROM relay_broadcasts WHERE hash = ${hash})`;
+}

@@ -1,0 +1,22 @@
+import { joinSql, rawSql, Sql, sql } from '../../../database/sql';
+import { IN_FLIGHT, Move } from '../core/stage';
+
+/**
+ * A stage move as SQL: the SET part (stage, the status derived from it, the stage's time
+ * column) and the WHERE part (the row is in one of the stages the move starts from). Every
+ * statement that changes a row's stage uses these two, so no step can skip the table of moves.
+ */
+export function moveSet(m: Move): Sql {
+  const parts = [sql`stage = ${m.to}`, sql`status = ${m.status}`, sql`updated_at = now()`];
+  if (m.stamp) parts.push(sql`${rawSql(m.stamp)} = COALESCE(${rawSql(m.stamp)}, now())`);
+  return joinSql(parts);
+}
+
+export function moveWhere(m: Move): Sql {
+  return sql`stage = ANY(${[...m.from]}::varchar[])`;
+}
+
+/** Ids of the transactions still in the pipeline. */
+export function inFlightTxIds(): Sql {
+  return sql`SELECT id FROM relay_transactions WHERE stage = ANY(${[...IN_FLIGHT]}::varchar[])`;
+}

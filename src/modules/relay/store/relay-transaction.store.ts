@@ -1,0 +1,205 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { joinSql, rawSql, Sql, sql } from '../../../database/sql';
+import { SqlRunner, SqlStore } from '../../../database/sql-store';
+import { AccountCounters, maxRetriesOf, ReservationRequest, reservationCte, reserveEntryCte, settleCoveredUpdate, settleEntryCte } from '../../accounts';
+import { outboxInsert, TxNotification } from '../../tx-events';
+import { IN_FLIGHT, Move, move, SENT } from '../core/stage';
+import { deleteBroadcastCte, markAcceptedCte } from './relay-broadcast.store';
+import { RelayTransactionEntity } from './relay-transaction.entity';
+import { moveSet, moveWhere } from './relay-transaction.sql';
+
+/** What a settlement writes on the row besides the stage. */
+export type SettledFields = Pick<RelayTransactionEntity, 'executionTxHash' | 'costMicro' | 'isAccountCharged' | 'receipt' | 'revertReason' | 'error' | 'latencyMs'>;
+
+/** Every statement on `relay_transactions`; the ones that span tables are composed from the owning stores' fragments. */
+@Injectable()
+export class RelayTransactionStore extends SqlStore {
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    super(dataSource);
+  }
+
+  findById(id: string, runner?: SqlRunner): Promise<RelayTransactionEntity | null> {
+    return this.manager(runner).findOneBy(RelayTransactionEntity, { id });
+  }
+
+  /** In-flight transactions created before `before`, oldest first. */
+  inFlightBefore(before: Date, limit: number): Promise<RelayTransactionEntity[]> {
+    return this.manager()
+      .createQueryBuilder(RelayTransactionEntity, 't')
+      .where('t.stage = ANY(:stages)', { stages: [...IN_FLIGHT] })
+      .andWhere('t.created_at < :before', { before })
+      .orderBy('t.created_at', 'ASC')
+      .limit(limit)
+      .getMany();
+  }
+
+  /**
+   * An accepted submission as ONE statement: the account's reservation within every limit and
+   * its reserve entry, the row and its status event, each written only when the reservation
+   * was allowed. The row's timestamps, or undefined when the reservation was refused.
+   */
+  insertReserved(tx: RelayTransactionEntity, reservation: ReservationRequest, notification: TxNotification): Promise<{ created_at: Date; updated_at: Date } | undefined> {
+    const columns = this.columns(tx, ['createdAt', 'updatedAt']);
+    return this.first(
+      sql`WITH ${reservationCte(reservation)}, ${reserveEntryCte(reservation.amountMicro, reservation.reference)},
+               row AS (
+                 INSERT INTO relay_transactions (${joinSql(columns.map((c) => c.name))})
+                 SELECT ${joinSql(columns.map((c) => c.value))} FROM reservation
+                 RETURNING created_at, updated_at
+               ),
+               event AS (${outboxInsert(sql`SELECT ${tx.id}::uuid, ${tx.userId}::uuid, ${tx.status}, NULL, ${JSON.stringify(notification)}::jsonb FROM row`)})
+          SELECT created_at, updated_at FROM row`,
+    );
+  }
+
+  /** A row written inside the caller's transaction (a feature's `within`, exchange actions). */
+  /** GET /api/txs: newest first, after the `after` row (keyset on created_at, id), filtered. */
+  listForUser(userId: string, filter: { status?: string; chainId?: number; label?: string; after?: string }, limit: number): Promise<RelayTransactionEntity[]> {
+    const qb = this.manager()
+      .createQueryBuilder(RelayTransactionEntity, 't')
+      .where('t.user_id = :userId', { userId })
+      .orderBy('t.created_at', 'DESC')
+      .addOrderBy('t.id', 'DESC')
+      .limit(limit);
+    if (filter.status) qb.andWhere('t.status = :status', { status: filter.status });
+    if (filter.chainId !== undefined) qb.andWhere('t.chain_id = :chainId', { chainId: filter.chainId });
+    if (filter.label !== undefined) qb.andWhere('t.label = :label', { label: filter.label });
+    if (filter.after) qb.andWhere('(t.created_at, t.id) < (SELECT c.created_at, c.id FROM relay_transactions c WHERE c.id = :after)', { after: filter.after });
+    return qb.getMany();
+  }
+
+  async belongsTo(txId: string, userId: string): Promise<boolean> {
+    return (await this.manager().countBy(RelayTransactionEntity, { id: txId, userId })) > 0;
+  }
+
+  async insert(tx: RelayTransactionEntity, runner: SqlRunner): Promise<void> {
+    // INSERT ... RETURNING fills the entity's generated columns (id when absent, created_at, updated_at).
+    await this.manager(runner).insert(RelayTransactionEntity, tx);
+  }
+
+  /** The condition of a first signature: the row is accepted and holds no nonce yet. */
+  claimOpen(txId: string): Sql {
+    return sql`EXISTS (SELECT 1 FROM relay_transactions WHERE id = ${txId}::uuid AND stage = 'accepted')`;
+  }
+
+  /** The CTE `signed_row`: sender, nonce and hash of a first signature (accepted → signed), only when `claimed` has a row. */
+  signedCte(txId: string, sender: string, nonce: bigint, hash: string): Sql {
+    const m = move('signed', ['accepted']);
+    return sql`signed_row AS (
+             UPDATE relay_transactions SET sender = ${sender.toLowerCase()}, nonce = ${nonce}::bigint, execution_tx_hash = ${hash}, ${moveSet(m)}
+              WHERE id = ${txId}::uuid AND ${moveWhere(m)} AND EXISTS (SELECT 1 FROM claimed)
+           )`;
+  }
+
+  /** The CTE `replaced_row`: the hash of a replacement at the row's nonce (the stage stays). */
+  replacedCte(txId: string, hash: string): Sql {
+    return sql`replaced_row AS (
+             UPDATE relay_transactions SET execution_tx_hash = ${hash}, updated_at = now()
+              WHERE id = ${txId}::uuid AND stage = ANY(${[...SENT]}::varchar[])
+           )`;
+  }
+
+  /** Runs the CTEs of a replacement (its broadcast row and the row's hash) as one statement. */
+  async writeReplacement(ctes: Sql[]): Promise<void> {
+    await this.rows(sql`WITH ${joinSql(ctes)} SELECT 1`);
+  }
+
+  /** Broadcasts a node accepted, marked in one statement; their rows move signed → broadcast. */
+  async markBroadcast(hashes: string[]): Promise<void> {
+    const m = move('broadcast', ['signed']);
+    await this.rows(sql`WITH ${markAcceptedCte(hashes)}
+      UPDATE relay_transactions SET ${moveSet(m)} WHERE id IN (SELECT tx_id FROM marked) AND ${moveWhere(m)}`);
+  }
+
+  /**
+   * The row's nonce was consumed by another transaction: its signed transaction is dropped and
+   * the row goes back to accepted, to be signed again. False when the row had moved on.
+   */
+  async releaseNonce(txId: string, hash: string): Promise<boolean> {
+    const m = move('accepted', SENT);
+    const rows = await this.rows(sql`WITH ${deleteBroadcastCte(hash)}
+      UPDATE relay_transactions SET nonce = NULL, execution_tx_hash = NULL, ${moveSet(m)}
+       WHERE id = ${txId}::uuid AND ${moveWhere(m)} RETURNING id`);
+    return rows.length > 0;
+  }
+
+  /**
+   * A mined transaction whose reservation covers its cost, settled in ONE statement: the row
+   * (only if still signed or broadcast), its status event, the mined broadcast marked, the
+   * settle entry and the account. False when nothing was settled.
+   */
+  async settleCovered(tx: RelayTransactionEntity, m: Move, fields: SettledFields, notification: TxNotification, counters: AccountCounters): Promise<boolean> {
+    const cost = fields.costMicro ?? 0n;
+    const rows = await this.rows(
+      sql`WITH row AS (
+                 UPDATE relay_transactions
+                    SET ${moveSet(m)}, broadcast_at = COALESCE(broadcast_at, now()), ${this.assignments(fields)}
+                  WHERE id = ${tx.id}::uuid AND ${moveWhere(m)} AND estimated_cost_micro >= ${cost}::bigint
+              RETURNING id, user_id, estimated_cost_micro
+               ),
+               event AS (${outboxInsert(sql`SELECT id, user_id, ${m.status}, 'PENDING', ${JSON.stringify(notification)}::jsonb FROM row`)}),
+               -- The mined bytes were certainly accepted by a node; the sender leaves this to us when the receipt was there at once.
+               accepted AS (UPDATE relay_broadcasts SET broadcast_at = now() WHERE hash = ${fields.executionTxHash} AND broadcast_at IS NULL AND EXISTS (SELECT 1 FROM row)),
+               source AS (SELECT user_id, 'tx:' || id AS reference, estimated_cost_micro AS reserved_micro FROM row),
+               ${settleEntryCte(cost)}
+          ${settleCoveredUpdate(cost, counters)}`,
+    );
+    return rows.length > 0;
+  }
+
+  /** The row locked for a settlement in the caller's transaction (the general path). */
+  lockForSettlement(txId: string, runner: SqlRunner): Promise<RelayTransactionEntity | null> {
+    return this.manager(runner).findOne(RelayTransactionEntity, { where: { id: txId }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** A move to a final stage with its fields, in the caller's transaction; `minedHash` marks that broadcast. */
+  async finish(txId: string, m: Move, fields: Partial<SettledFields>, minedHash: string | null, runner: SqlRunner): Promise<void> {
+    const mined = minedHash === null ? sql`` : sql`, accepted AS (UPDATE relay_broadcasts SET broadcast_at = now() WHERE hash = ${minedHash} AND broadcast_at IS NULL)`;
+    await this.rows(
+      sql`WITH row AS (
+            UPDATE relay_transactions SET ${moveSet(m)}${minedHash === null ? sql`` : sql`, broadcast_at = COALESCE(broadcast_at, now())`}, ${this.assignments(fields)}
+             WHERE id = ${txId}::uuid AND ${moveWhere(m)} RETURNING id
+          )${mined}
+          SELECT id FROM row`,
+      runner,
+    );
+  }
+
+  /** One more retry when the account's budget allows; undefined when it is spent or the row is no longer in flight. */
+  countRetry(txId: string): Promise<{ retries: number; max_retries: number } | undefined> {
+    const budget = maxRetriesOf(sql`t.user_id`);
+    return this.first(sql`UPDATE relay_transactions t SET retries = t.retries + 1
+        WHERE t.id = ${txId}::uuid AND t.stage = ANY(${[...IN_FLIGHT]}::varchar[]) AND t.retries < ${budget}
+        RETURNING t.retries, ${budget} AS max_retries`);
+  }
+
+  async addFundingCost(txId: string, costWei: bigint): Promise<void> {
+    await this.rows(sql`UPDATE relay_transactions SET funding_cost_wei = funding_cost_wei + ${costWei}::numeric WHERE id = ${txId}::uuid`);
+  }
+
+  async setFunding(txId: string, funding: { fundingTxHash?: string; fundingCostWei: string }): Promise<void> {
+    await this.manager().update(RelayTransactionEntity, { id: txId }, funding);
+  }
+
+  /** `column = value` for each given field, with the column's name and type from the entity's metadata. */
+  private assignments(fields: Partial<RelayTransactionEntity>): Sql {
+    return joinSql(this.columns(fields, []).map((c) => sql`${c.name} = ${c.value}`));
+  }
+
+  /** The fields as columns: names and casts from the entity's metadata, values as the driver wants them. */
+  private columns(fields: Partial<RelayTransactionEntity>, skip: Array<keyof RelayTransactionEntity>): Array<{ name: Sql; value: Sql }> {
+    const metadata = this.dataSource.getMetadata(RelayTransactionEntity);
+    return Object.entries(fields)
+      .filter(([property, value]) => value !== undefined && !skip.includes(property as keyof RelayTransactionEntity))
+      .map(([property, value]) => {
+        const column = metadata.findColumnWithPropertyName(property);
+        if (!column) throw new Error(`relay_transactions has no column for ${property}`);
+        const type = String(column.type);
+        const stored = value === null ? null : type === 'jsonb' ? JSON.stringify(value) : typeof value === 'bigint' ? value.toString() : value;
+        // Explicit casts: parameters in an INSERT ... SELECT list get no type from the target column.
+        return { name: rawSql(column.databaseName), value: sql`${stored}::${rawSql(type)}` };
+      });
+  }
+}

@@ -1,0 +1,8 @@
+/** What other modules may use of tx-events: the publisher, the signal subscriber, the notification shapes and the outbox fragment. */
+export { TxEventsModule } from './tx-events.module';
+export { notificationFor } from './tx-notification';
+export type { TxNotification, TxSignal } from './tx-notification';
+export { TxSignalSubscriber } from './tx-signal.subscriber';
+export { TxStatusEventEntity } from './tx-status-event.entity';
+export { outboxInsert } from './tx-status-event.store';
+export { TxStatusPublisher, txSignalChannel } from './tx-status.publisher';

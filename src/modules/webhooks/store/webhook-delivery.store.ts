@@ -1,0 +1,186 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { sql } from '../../../database/sql';
+import { SqlStore } from '../../../database/sql-store';
+import type { WebhookAuthType } from '../entities/webhook.entity';
+
+/** A delivery claimed for one attempt, with everything the attempt needs. */
+export interface ClaimedDelivery {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  txId: string;
+  userId: string;
+  attempts: number;
+  url: string;
+  authType: WebhookAuthType;
+  secretSealed: string | null;
+  apiKeyVar: string | null;
+  enabled: boolean;
+  signingSealed: string | null;
+  payload: Record<string, unknown>;
+  eventCreatedAt: Date;
+}
+
+export interface DueDelivery {
+  id: string;
+  attempts: number;
+  delayMs: number;
+}
+
+export interface DeadLetterRow {
+  id: string;
+  userId: string;
+  webhookId: string;
+  url: string;
+  txId: string;
+  txStatus: string;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: Date;
+  deadAt: Date;
+}
+
+/**
+ * tx_status_events (owned by tx-events) read from here: an earlier event of delivery `d`'s
+ * transaction that is not dispatched yet.
+ */
+const EARLIER_EVENT_UNDISPATCHED = sql`EXISTS (SELECT 1 FROM tx_status_events e WHERE e.tx_id = d.tx_id AND e.id < d.event_id AND e.dispatched_at IS NULL)`;
+
+/** An earlier delivery of the same transaction to the same webhook is still open, or an earlier event is not dispatched yet. */
+const BLOCKED = sql`(
+  EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.webhook_id = d.webhook_id AND p.tx_id = d.tx_id AND p.event_id < d.event_id AND p.status = 'pending')
+  OR ${EARLIER_EVENT_UNDISPATCHED}
+)`;
+
+/**
+ * The `webhook_deliveries` table: turning outbox events into delivery rows, claiming an
+ * attempt, recording its outcome, dead letters. Every state change is a conditional UPDATE,
+ * so duplicate jobs and several workers cannot make two attempts of the same number.
+ */
+@Injectable()
+export class WebhookDeliveryStore extends SqlStore {
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    super(dataSource);
+  }
+
+  /**
+   * tx_status_events (owned by tx-events): a batch of undispatched outbox events, locked so
+   * that other dispatchers skip them.
+   */
+  async outboxTakeUndispatched(limit: number, em: EntityManager): Promise<string[]> {
+    const events = await this.rows<{ id: string }>(sql`SELECT id FROM tx_status_events WHERE dispatched_at IS NULL ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`, em);
+    return events.map((e) => e.id);
+  }
+
+  /** tx_status_events (owned by tx-events): moves the outbox cursor past these events. */
+  async outboxMarkDispatched(eventIds: string[], em: EntityManager): Promise<void> {
+    await this.rows(sql`UPDATE tx_status_events SET dispatched_at = now() WHERE id = ANY(${eventIds}::bigint[])`, em);
+  }
+
+  /** A pending delivery per enabled webhook of each event's account (events from tx_status_events). */
+  createForEvents(eventIds: string[], em: EntityManager): Promise<Array<{ id: string }>> {
+    return this.rows<{ id: string }>(
+      sql`INSERT INTO webhook_deliveries (webhook_id, event_id, tx_id, user_id, status, next_attempt_at)
+          SELECT w.id, e.id, e.tx_id, e.user_id, 'pending', now()
+            FROM tx_status_events e JOIN webhooks w ON w.user_id = e.user_id AND w.enabled
+           WHERE e.id = ANY(${eventIds}::bigint[])
+           ORDER BY e.id, w.position
+          ON CONFLICT (webhook_id, event_id) DO NOTHING
+          RETURNING id::text AS id`,
+      em,
+    );
+  }
+
+  /**
+   * Claims attempt number `attemptsMade + 1`: only if the row still has that many attempts, is
+   * pending, and is next in its transaction's order. The lease keeps the sweep away while the
+   * attempt runs; if the worker dies, the sweep retries once the lease is over.
+   */
+  async claim(deliveryId: string, attemptsMade: number, leaseMs: number): Promise<ClaimedDelivery | null> {
+    const claimed = await this.first<ClaimedDelivery>(
+      sql`WITH claimed AS (
+            UPDATE webhook_deliveries d
+               SET attempts = d.attempts + 1, next_attempt_at = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()
+             WHERE d.id = ${deliveryId} AND d.status = 'pending' AND d.attempts = ${attemptsMade} AND NOT ${BLOCKED}
+             RETURNING d.*
+          )
+          SELECT c.id::text AS id, c.webhook_id AS "webhookId", c.event_id::text AS "eventId", c.tx_id AS "txId", c.user_id AS "userId",
+                 c.attempts, w.url, w.auth_type AS "authType", w.secret_sealed AS "secretSealed", w.api_key_var AS "apiKeyVar",
+                 w.enabled, k.secret_sealed AS "signingSealed", e.payload, e.created_at AS "eventCreatedAt"
+            FROM claimed c
+            JOIN webhooks w ON w.id = c.webhook_id
+            JOIN tx_status_events e ON e.id = c.event_id
+            LEFT JOIN webhook_signing_keys k ON k.user_id = c.user_id`,
+    );
+    return claimed ?? null;
+  }
+
+  async markDelivered(id: string, statusCode: number): Promise<void> {
+    await this.rows(
+      sql`UPDATE webhook_deliveries SET status = 'delivered', delivered_at = now(), last_status_code = ${statusCode}, last_error = NULL, updated_at = now()
+           WHERE id = ${id} AND status = 'pending'`,
+    );
+  }
+
+  async markCancelled(id: string): Promise<void> {
+    await this.rows(sql`UPDATE webhook_deliveries SET status = 'cancelled', last_error = 'webhook disabled', updated_at = now() WHERE id = ${id} AND status = 'pending'`);
+  }
+
+  /** A failed attempt: schedules the next one after `retryDelayMs`, or dead-letters when there is none. */
+  async markFailed(id: string, statusCode: number | null, error: string, retryDelayMs: number | null): Promise<'retry' | 'dead'> {
+    const lastError = error.slice(0, 1000);
+    if (retryDelayMs === null) {
+      await this.rows(
+        sql`UPDATE webhook_deliveries SET status = 'dead', dead_at = now(), last_status_code = ${statusCode}, last_error = ${lastError}, updated_at = now()
+             WHERE id = ${id} AND status = 'pending'`,
+      );
+      return 'dead';
+    }
+    await this.rows(
+      sql`UPDATE webhook_deliveries SET next_attempt_at = now() + ${retryDelayMs} * interval '1 millisecond', last_status_code = ${statusCode}, last_error = ${lastError}, updated_at = now()
+           WHERE id = ${id} AND status = 'pending'`,
+    );
+    return 'retry';
+  }
+
+  /** The open delivery that is now first in line for this transaction and webhook, if any. */
+  async nextInLine(webhookId: string, txId: string): Promise<DueDelivery | null> {
+    const next = await this.first<DueDelivery>(
+      sql`SELECT id::text AS id, attempts, GREATEST(0, EXTRACT(EPOCH FROM (next_attempt_at - now())) * 1000)::int AS "delayMs"
+            FROM webhook_deliveries WHERE webhook_id = ${webhookId} AND tx_id = ${txId} AND status = 'pending' ORDER BY event_id LIMIT 1`,
+    );
+    return next ?? null;
+  }
+
+  /** Pending deliveries that are due and first in line: the sweep's safety net for lost jobs. */
+  dueHeads(limit: number): Promise<DueDelivery[]> {
+    return this.rows<DueDelivery>(
+      sql`SELECT d.id::text AS id, d.attempts, 0 AS "delayMs" FROM webhook_deliveries d
+           WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND NOT ${BLOCKED}
+           ORDER BY d.next_attempt_at LIMIT ${limit}`,
+    );
+  }
+
+  /** Dead letters, newest first, of one account or of all (`userId` null); the status comes from the event (tx_status_events). */
+  deadLetters(userId: string | null, limit: number): Promise<DeadLetterRow[]> {
+    return this.rows<DeadLetterRow>(
+      sql`SELECT d.id::text AS id, d.user_id AS "userId", d.webhook_id AS "webhookId", w.url, d.tx_id AS "txId", e.status AS "txStatus",
+                 d.attempts, d.last_status_code AS "lastStatusCode", d.last_error AS "lastError", d.created_at AS "createdAt", d.dead_at AS "deadAt"
+            FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id JOIN tx_status_events e ON e.id = d.event_id
+           WHERE d.status = 'dead' AND (${userId}::uuid IS NULL OR d.user_id = ${userId})
+           ORDER BY d.dead_at DESC, d.id DESC LIMIT ${limit}`,
+    );
+  }
+
+  /** A dead letter back to pending with a fresh schedule; false when `id` is no dead letter. */
+  async replay(id: string): Promise<boolean> {
+    const replayed = await this.rows<{ id: string }>(
+      sql`UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = now(), dead_at = NULL, updated_at = now()
+           WHERE id = ${id} AND status = 'dead' RETURNING id::text AS id`,
+    );
+    return replayed.length > 0;
+  }
+}
