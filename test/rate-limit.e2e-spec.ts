@@ -1,19 +1,9 @@
-import { Controller, Get, Module } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Caller, CurrentCaller } from '../src/common/http/authenticated-request';
 import { Public } from '../src/common/http/public.decorator';
 import { RateLimited } from '../src/modules/rate-limit/rate-limited.decorator';
 import { createAccount, createTestApp, TestApp } from './support/test-app';
-
-// Until AppModule imports RateLimitModule the guard's service would not exist; adding it here
-// is harmless afterwards (Nest loads a module once).
-jest.mock('../src/app.module', () => {
-  const { AppModule } = jest.requireActual<typeof import('../src/app.module')>('../src/app.module');
-  const { RateLimitModule } = jest.requireActual<typeof import('../src/modules/rate-limit/rate-limit.module')>('../src/modules/rate-limit/rate-limit.module');
-  class AppModuleWithRateLimit {}
-  Module({ imports: [AppModule, RateLimitModule] })(AppModuleWithRateLimit);
-  return { AppModule: AppModuleWithRateLimit };
-});
 
 @Controller()
 class RateLimitProbeController {
