@@ -2,7 +2,7 @@ import tseslint from 'typescript-eslint';
 import boundaries from './eslint/module-boundaries.cjs';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.local/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.local/**', 'coverage/**', 'packages/*/dist/**', 'packages/sdk/src/generated/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
@@ -20,7 +20,13 @@ export default tseslint.config(
   },
   {
     // Command-line entry points print their results.
-    files: ['src/cli/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts'],
+    files: ['src/cli/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts', 'examples/**/*.ts', 'packages/sdk/test/**/*.ts'],
     rules: { 'no-console': 'off' },
+  },
+  {
+    // The SDK and the examples show that the generated types need no casts: no `as` (except `as const`), no `<T>x`.
+    files: ['packages/sdk/src/**/*.ts', 'examples/**/*.ts'],
+    ignores: ['packages/sdk/src/generated/**'],
+    rules: { '@typescript-eslint/consistent-type-assertions': ['error', { assertionStyle: 'never' }] },
   },
 );

@@ -98,13 +98,38 @@ describe('admin', () => {
       const again = await cli(['keys', 'revoke', '--key', apiKey]);
       expect(again.code).toBe(1);
       expect(again.stderr).toContain('RESOURCE_001');
-    });
+
+      const keys = JSON.parse((await cli(['keys', 'list', '--address', address, '--json'])).stdout);
+      expect(keys).toHaveLength(2);
+      expect(keys.map((k: { prefix: string }) => k.prefix).every((p: string) => apiKey.startsWith(p) || JSON.parse(key2.stdout).apiKey.startsWith(p))).toBe(true);
+      expect(keys.filter((k: { revokedAt: string | null }) => k.revokedAt !== null)).toHaveLength(1);
+      expect(JSON.stringify(keys)).not.toContain(apiKey);
+
+      const listed = JSON.parse((await cli(['accounts', 'list', '--limit', '500', '--json'])).stdout);
+      expect(listed.find((a: { userId: string }) => a.userId === userId)).toMatchObject({ availableBalance: 13, userConfig: { perTxLimit: 7 } });
+    }, 180_000);
 
     it('exits 2 with usage on bad input', async () => {
       const res = await cli(['accounts', 'limits', '--address', '0x0000000000000000000000000000000000000001', '--per-tx', 'abc']);
       expect(res.code).toBe(2);
-      expect(res.stderr).toContain('--per-tx must be a number');
+      expect(res.stderr).toContain("option '--per-tx <n>' argument 'abc' is invalid. must be a number");
+      expect(res.stderr).toContain('Usage: relay-admin accounts limits');
       expect((await cli(['frobnicate'])).code).toBe(2);
-    });
+      // Strict: a mistyped flag or a stray argument is refused, never ignored.
+      const typo = await cli(['accounts', 'credit', '--address', '0x0000000000000000000000000000000000000001', '--usd', '5', '--dry-run']);
+      expect([typo.code, typo.stderr]).toEqual([2, expect.stringContaining("unknown option '--dry-run'")]);
+      const stray = await cli(['keys', 'list', '--address', '0x0000000000000000000000000000000000000001', 'extra']);
+      expect([stray.code, stray.stderr]).toEqual([2, expect.stringContaining('too many arguments')]);
+      const missing = await cli(['accounts', 'credit', '--usd', '5']);
+      expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining("required option '--address <addr>' not specified")]);
+    }, 180_000);
+
+    it('prints help for the program and each command', async () => {
+      const help = await cli(['--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(/accounts\s+accounts and their balances and limits/);
+      const list = await cli(['accounts', 'list', '--help']);
+      expect([list.code, list.stdout]).toEqual([0, expect.stringContaining('--limit <n>')]);
+    }, 180_000);
   });
 });

@@ -59,6 +59,8 @@ describe('chains, health, metrics and docs', () => {
       const txSchema = res.body.paths['/api/tx'].get.responses['200'].content['application/json'].schema;
       expect(txSchema.properties.data.$ref).toContain('TxRecordDto');
       expect(res.body.paths['/api/submit-tx'].post.requestBody.content['application/json'].schema.$ref).toContain('SubmitTxDto');
+      // What clients generate from /docs-json is what the SDK's types were generated from.
+      expect(res.body).toEqual(JSON.parse(readFileSync(join(__dirname, '..', 'packages', 'sdk', 'openapi.json'), 'utf8')));
     });
   });
 

@@ -64,7 +64,9 @@ export async function startAnvil(opts: StartAnvilOptions): Promise<AnvilHandle> 
     throw new Error(`port ${opts.port} already serves chain ${existing}, expected ${opts.chainId}`);
   }
 
-  const args = ['--hardfork', 'prague', '--port', String(opts.port), '--chain-id', String(opts.chainId), '--host', '127.0.0.1', '--silent'];
+  // LOCAL_BIND_HOST=0.0.0.0 (docker/compose.yml) makes the chains reachable through published ports; the stack itself uses 127.0.0.1.
+  const host = process.env.LOCAL_BIND_HOST ?? '127.0.0.1';
+  const args = ['--hardfork', 'prague', '--port', String(opts.port), '--chain-id', String(opts.chainId), '--host', host, '--silent'];
   if (opts.blockTimeSec !== undefined) args.push('--block-time', String(opts.blockTimeSec));
 
   const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });

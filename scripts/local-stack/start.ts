@@ -15,6 +15,7 @@ import { chainsFileFor, EXCHANGE_TESTNET_ID, settlementDelegateEnv } from './cha
 import { ensureDatabase } from './database';
 import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC, devRelayerAddresses } from './dev-keys';
 import { seedDemoAccount } from './demo-account';
+import { progress } from './progress';
 
 const ROOT = join(__dirname, '..', '..');
 const STATE = join(ROOT, '.local');
@@ -72,8 +73,18 @@ async function waitForHealth(apiUrl: string, app: ChildProcess, timeoutMs = 60_0
   throw new Error(`the API did not become healthy within ${timeoutMs / 1000}s`);
 }
 
+/** `nest build` of the API (dist/main.js), as its own step so its time shows. */
+function buildApi(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const nest = spawn(process.execPath, [join(ROOT, 'node_modules', '@nestjs', 'cli', 'bin', 'nest.js'), 'build'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+    nest.on('error', reject);
+    nest.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`nest build exited with code ${code}`))));
+  });
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
+  const steps = progress();
   mkdirSync(STATE, { recursive: true });
   const port = Number(process.env.PORT ?? 3000);
   const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/relay';
@@ -85,31 +96,38 @@ async function main(): Promise<void> {
   const webhookKey = process.env.WEBHOOK_ENCRYPTION_KEY ?? readOr(join(STATE, 'webhook-encryption-key'), () => randomBytes(32).toString('hex'));
   const apiUrl = `http://localhost:${port}`;
 
-  await checkRedis(redisUrl);
+  if (process.env.LOCAL_SKIP_BUILD !== 'true') await steps.step('building the API (nest build)', () => buildApi());
+  await steps.step(`checking Redis at ${redisUrl}`, () => checkRedis(redisUrl));
   const chainPorts = [Number(process.env.CHAIN_31337_PORT ?? 8545), Number(process.env.CHAIN_84532_PORT ?? 8546)];
   // Anvil keeps no state across restarts: fresh chains make every nonce, hash and pending
   // transaction in the database meaningless, so the database starts fresh with them.
   const chainsAlive = (await Promise.all([isRpcUp(`http://127.0.0.1:${chainPorts[0]}`, 31337), isRpcUp(`http://127.0.0.1:${chainPorts[1]}`, 84532)])).every(Boolean);
-  await ensureDatabase(databaseUrl, { recreate: !chainsAlive }).catch((err: Error) => {
-    throw new Error(`PostgreSQL is not reachable at ${databaseUrl} (${err.message}).`);
-  });
+  await steps.step(`database ${databaseUrl.replace(/\/\/[^@]*@/, '//')}${chainsAlive ? '' : ' (fresh, with fresh chains)'}`, () =>
+    ensureDatabase(databaseUrl, { recreate: !chainsAlive }).catch((err: Error) => {
+      throw new Error(`PostgreSQL is not reachable at ${databaseUrl} (${err.message}).`);
+    }),
+  );
   if (!chainsAlive && existsSync(join(STATE, 'demo.json'))) writeFileSync(join(STATE, 'demo.json'), '{}');
 
-  const devnet = await bringUpDevnet({
-    chains: [
-      { chainId: 31337, name: 'Devnet', port: chainPorts[0] },
-      { chainId: 84532, name: 'Base Sepolia (local)', port: chainPorts[1] },
-    ],
-    // The relayer pools pay for gas; on the local chains they start rich.
-    fund: devRelayerAddresses(3, 2),
-    stateDir: STATE,
-  });
+  const devnet = await steps.step('chains and contracts (anvil; solc compile on a first run; deploy)', (note) =>
+    bringUpDevnet({
+      chains: [
+        { chainId: 31337, name: 'Devnet', port: chainPorts[0] },
+        { chainId: 84532, name: 'Base Sepolia (local)', port: chainPorts[1] },
+      ],
+      // The relayer pools pay for gas; on the local chains they start rich.
+      fund: devRelayerAddresses(3, 2),
+      stateDir: STATE,
+      log: note,
+    }),
+  );
   // The project's own exchange endpoint for the exchange-action testnet; anvil's test accounts are its traders.
-  const exchange = await startExchangeServer({
+  const exchange = await steps.step('exchange endpoint', async () => startExchangeServer({
     port: Number(process.env.EXCHANGE_PORT ?? 8547),
+    host: process.env.LOCAL_BIND_HOST,
     chainId: EXCHANGE_TESTNET_ID,
     traders: ANVIL_TEST_ACCOUNTS.map((a) => a.address),
-  });
+  }));
   const chainsFile = join(STATE, 'chains.json');
   writeFileSync(chainsFile, JSON.stringify(chainsFileFor(devnet.chains, exchange.url), null, 2));
 
@@ -133,6 +151,7 @@ async function main(): Promise<void> {
   // The admin CLI (npm run admin) reads this file, so it talks to the same database.
   writeFileSync(join(STATE, 'local.env'), Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n') + '\n');
 
+  console.log(`starting the API: node dist/main.js (its log follows)`);
   const app = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'inherit' });
   const heartbeat = startHeartbeat(devnet.chains.map((c) => c.rpcUrl));
   const shutdown = async (code: number) => {
@@ -148,8 +167,8 @@ async function main(): Promise<void> {
   });
 
   try {
-    await waitForHealth(apiUrl, app);
-    const demo = await seedDemoAccount(apiUrl, adminToken, join(STATE, 'demo.json'));
+    await steps.step(`API on ${apiUrl} (migrations run on its start)`, () => waitForHealth(apiUrl, app));
+    const demo = await steps.step('demo account', () => seedDemoAccount(apiUrl, adminToken, join(STATE, 'demo.json')));
     const manifest = { apiUrl, adminToken, chains: devnet.chains, demo };
     writeFileSync(join(STATE, 'devnet.json'), JSON.stringify(manifest, null, 2));
     const seconds = ((Date.now() - started) / 1000).toFixed(1);

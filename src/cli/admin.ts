@@ -1,35 +1,52 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { AccountsService } from '../modules/accounts/domain/accounts.service';
-import { LedgerService } from '../modules/accounts/domain/ledger.service';
-import { WebhookDeadLetters } from '../modules/webhooks/admin/dead-letters.service';
-import { AdminCliModule } from './admin-cli.module';
-import { describeError, runAdminCommand, UsageError, USAGE } from './admin-commands';
-import { parseArgs } from './parse-args';
+import type { INestApplicationContext } from '@nestjs/common';
+import { AppError } from '../common/errors/app-error';
+import { buildAdminProgram, CommanderError, UsageError } from './admin-program';
+
+function describeError(err: unknown): string {
+  if (err instanceof AppError) return `${err.code}: ${err.message}`;
+  return err instanceof Error ? err.message : String(err);
+}
 
 /** relay-admin: the operator CLI of decisions.md. Exit 0 on success, 1 on failure, 2 on bad usage. */
-async function main(): Promise<number> {
-  const { words, flags } = parseArgs(process.argv.slice(2));
-  if (words.length === 0 || flags.has('help')) {
-    console.log(USAGE);
-    return words.length === 0 && !flags.has('help') ? 2 : 0;
-  }
-  const app = await NestFactory.createApplicationContext(AdminCliModule, { logger: ['error'] });
+async function main(argv: string[]): Promise<number> {
+  let app: INestApplicationContext | undefined;
+  const program = buildAdminProgram(
+    async () => {
+      // Loaded only when a command runs: help and usage errors answer at once and touch no database.
+      const [{ NestFactory }, { AdminCliModule }, { AccountsService }, { LedgerService }, { WebhookDeadLetters }] = await Promise.all([
+        import('@nestjs/core'),
+        import('./admin-cli.module'),
+        import('../modules/accounts/domain/accounts.service'),
+        import('../modules/accounts/domain/ledger.service'),
+        import('../modules/webhooks/admin/dead-letters.service'),
+      ]);
+      app = await NestFactory.createApplicationContext(AdminCliModule, { logger: ['error'] });
+      return { accounts: app.get(AccountsService), ledger: app.get(LedgerService), deadLetters: app.get(WebhookDeadLetters) };
+    },
+    (result, json) => console.log(json ? JSON.stringify(result) : JSON.stringify(result, null, 2)),
+  );
   try {
-    const result = await runAdminCommand(words, flags, app.get(AccountsService), app.get(LedgerService), app.get(WebhookDeadLetters));
-    console.log(flags.has('json') ? JSON.stringify(result) : JSON.stringify(result, null, 2));
+    if (argv.length === 0) {
+      program.outputHelp({ error: true });
+      return 2;
+    }
+    await program.parseAsync(argv, { from: 'user' });
     return 0;
   } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version are "errors" to exitOverride; commander has printed what it had to.
+      return err.exitCode === 0 ? 0 : 2;
+    }
     console.error(describeError(err));
-    if (err instanceof UsageError) console.error(`\n${USAGE}`);
     return err instanceof UsageError ? 2 : 1;
   } finally {
-    await app.close();
+    await app?.close();
   }
 }
 
-main().then(
+main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
     console.error(describeError(err));

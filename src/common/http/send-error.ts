@@ -8,6 +8,8 @@ import { traceIdOf } from '../trace/trace-id.middleware';
 export function sendError(req: Request, res: Response, error: AppError): void {
   if (res.headersSent) return;
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+  // The code envelope has no room for the catalog code; clients (and the SDK) read it here on every path.
+  res.setHeader('X-Error-Code', error.code);
   const body =
     envelopeKindFor(req.path) === 'code'
       ? codeErrorEnvelope(error.status, error.message)

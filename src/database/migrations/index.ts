@@ -5,6 +5,7 @@ import { Webhooks1764000000000 } from './1764000000000-webhooks';
 import { Vaults1764200000000 } from './1764200000000-vaults';
 import { GaslessSwaps1764300000000 } from './1764300000000-gasless-swaps';
 import { RelayStages1764400000000 } from './1764400000000-relay-stages';
+import { TxListIndex1764500000000 } from './1764500000000-tx-list-index';
 
 /** Every migration in order; listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   Vaults1764200000000,
   GaslessSwaps1764300000000,
   RelayStages1764400000000,
+  TxListIndex1764500000000,
 ];

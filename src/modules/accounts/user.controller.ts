@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { Public } from '../../common/http/public.decorator';
-import { ApiEnvelopedResponse } from '../../common/swagger/api-enveloped-response';
+import { ApiContract } from '../../common/swagger/api-contract';
 import { AccountView, toAccountView } from './domain/account-view';
 import { AccountsService } from './domain/accounts.service';
 import { AccountViewDto } from './dto/account-view.dto';
@@ -14,8 +14,7 @@ export class UserController {
 
   @Public()
   @Get()
-  @ApiOperation({ summary: 'Account by wallet address' })
-  @ApiEnvelopedResponse(AccountViewDto)
+  @ApiContract({ summary: 'Account by wallet address', auth: 'public', envelope: 'success', type: AccountViewDto, errors: ['USER_001', 'USER_003'] })
   async get(@Query() query: UserQueryDto): Promise<AccountView> {
     return toAccountView(await this.accounts.getByAddress(query.address));
   }

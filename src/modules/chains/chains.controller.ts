@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { Public } from '../../common/http/public.decorator';
-import { ApiEnvelopedResponse } from '../../common/swagger/api-enveloped-response';
+import { ApiContract } from '../../common/swagger/api-contract';
 import { ChainDefinition } from './domain/chain-definition';
 import { ChainHealthService } from './domain/chain-health.service';
 import { ChainRegistry } from './domain/chain-registry.service';
@@ -17,8 +17,13 @@ export class ChainsController {
 
   @Public()
   @Get()
-  @ApiOperation({ summary: 'Enabled chains with their capabilities (chains whose RPC is down are left out)' })
-  @ApiEnvelopedResponse(ChainViewDto, { isArray: true })
+  @ApiContract({
+    summary: 'Enabled chains with their capabilities (chains whose RPC is down are left out)',
+    auth: 'public',
+    envelope: 'success',
+    type: [ChainViewDto],
+    noInput: true,
+  })
   list(): ChainViewDto[] {
     return this.registry
       .all()

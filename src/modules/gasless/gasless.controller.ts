@@ -1,8 +1,9 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { RegionResolver } from '../relay';
 import { Caller, CurrentCaller } from '../../common/http/authenticated-request';
+import { ApiContract } from '../../common/swagger/api-contract';
 import { RateLimited } from '../rate-limit';
 import type { GaslessQuoteView } from './domain/gasless-quote';
 import { GaslessQuoteService } from './domain/gasless-quote.service';
@@ -10,11 +11,9 @@ import { GaslessStatusService } from './domain/gasless-status.service';
 import { GaslessSubmitService } from './domain/gasless-submit.service';
 import type { GaslessSwapView } from './domain/gasless-swap-view';
 import { GaslessQuoteQueryDto, GaslessStatusQueryDto, SubmitGaslessSwapDto } from './dto/gasless.dto';
-
-const CODE_ENVELOPE = { description: 'code envelope: {code: 0, message: "success", data}' };
+import { GaslessQuoteDto, GaslessSwapDto } from './dto/gasless-responses.dto';
 
 @ApiTags('gasless')
-@ApiHeader({ name: 'api-key', required: true })
 @Controller('gasless')
 export class GaslessController {
   constructor(
@@ -26,8 +25,15 @@ export class GaslessController {
 
   @Get('quote')
   @RateLimited()
-  @ApiOperation({ summary: 'Gasless swap quotes: Permit2 typed data to sign, fee taken in the input token' })
-  @ApiOkResponse(CODE_ENVELOPE)
+  @ApiContract({
+    summary: 'Gasless swap quotes: Permit2 typed data to sign, fee taken in the input token',
+    description: 'Sign `eip712` (eth_signTypedData_v4) with the sender key and POST the signature with `quoteId` to /gasless/submit-swap before `deadline`.',
+    auth: 'api-key',
+    envelope: 'code',
+    type: [GaslessQuoteDto],
+    rateLimited: true,
+    errors: ['VALIDATION_001', 'VALIDATION_002', 'VALIDATION_003', 'CHAIN_003'],
+  })
   quote(@CurrentCaller() caller: Caller, @Query() query: GaslessQuoteQueryDto): Promise<GaslessQuoteView[]> {
     return this.quotes.quote(caller, query);
   }
@@ -35,15 +41,20 @@ export class GaslessController {
   @Post('submit-swap')
   @HttpCode(200)
   @RateLimited()
-  @ApiOperation({ summary: 'Relay the settlement of a signed gasless quote; the calling account pays the gas' })
-  @ApiOkResponse(CODE_ENVELOPE)
+  @ApiContract({
+    summary: 'Relay the settlement of a signed gasless quote; the calling account pays the gas',
+    auth: 'api-key',
+    envelope: 'code',
+    type: GaslessSwapDto,
+    rateLimited: true,
+    errors: ['VALIDATION_001', 'AUTH_008', 'TRANSACTION_001', 'TRANSACTION_002', 'TRANSACTION_006', 'RESOURCE_001', 'TRANSACTION_004', 'CHAIN_003'],
+  })
   submit(@CurrentCaller() caller: Caller, @Body() body: SubmitGaslessSwapDto, @Req() req: Request): Promise<GaslessSwapView> {
     return this.submissions.submit(caller, body, this.regions.hintsOf(req));
   }
 
   @Get('status')
-  @ApiOperation({ summary: 'A gasless swap, following its relayed settlement' })
-  @ApiOkResponse(CODE_ENVELOPE)
+  @ApiContract({ summary: 'A gasless swap, following its relayed settlement', auth: 'api-key', envelope: 'code', type: GaslessSwapDto, errors: ['RESOURCE_001'] })
   status(@CurrentCaller() caller: Caller, @Query() query: GaslessStatusQueryDto): Promise<GaslessSwapView> {
     return this.statuses.status(caller, query.id);
   }

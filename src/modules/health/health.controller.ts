@@ -1,17 +1,40 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import Redis from 'ioredis';
 import { RawResponse } from '../../common/envelope/envelope-kind';
 import { Public } from '../../common/http/public.decorator';
+import { ApiContract } from '../../common/swagger/api-contract';
 import { REDIS } from '../../redis/redis.module';
 import { ChainHealth, ChainHealthService } from '../chains';
 import { DatabaseProbe } from './database-probe.store';
 
-interface Probe {
-  ok: boolean;
-  latencyMs: number;
-  error?: string;
+class ProbeDto {
+  @ApiProperty() ok: boolean;
+  @ApiProperty({ example: 2 }) latencyMs: number;
+  @ApiPropertyOptional({ example: 'timed out' }) error?: string;
+}
+type Probe = ProbeDto;
+
+class ChainHealthDto {
+  @ApiProperty({ example: 31337 }) chainId: number;
+  @ApiProperty() healthy: boolean;
+  @ApiProperty({ type: Number, nullable: true, example: 42 }) blockNumber: number | null;
+  @ApiProperty({ type: Number, nullable: true, example: 3 }) latencyMs: number | null;
+  @ApiProperty({ type: String, nullable: true, example: null }) error: string | null;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' }) checkedAt: string | null;
+}
+
+class HealthChecksDto {
+  @ApiProperty({ type: ProbeDto }) database: ProbeDto;
+  @ApiProperty({ type: ProbeDto }) redis: ProbeDto;
+  @ApiProperty({ type: [ChainHealthDto] }) chains: ChainHealthDto[];
+}
+
+class HealthDto {
+  @ApiProperty({ enum: ['ok', 'degraded', 'down'] }) status: 'ok' | 'degraded' | 'down';
+  @ApiProperty({ type: HealthChecksDto }) checks: HealthChecksDto;
+  @ApiProperty({ format: 'date-time' }) timestamp: string;
 }
 
 /**
@@ -30,8 +53,16 @@ export class HealthController {
   @Public()
   @RawResponse()
   @Get()
-  @ApiOperation({ summary: 'Database, Redis and per-chain health' })
-  async health(@Res({ passthrough: true }) res: Response) {
+  @ApiContract({
+    summary: 'Database, Redis and per-chain health',
+    description: '200 ok or degraded (a chain is down); 503 down (database or Redis), with the same body.',
+    auth: 'public',
+    envelope: 'bare',
+    type: HealthDto,
+    alsoStatus: { status: 503, description: 'down: the database or Redis does not answer (same body)' },
+    noInput: true,
+  })
+  async health(@Res({ passthrough: true }) res: Response): Promise<HealthDto> {
     const [database, redis] = await Promise.all([
       probe(() => this.database.ping()),
       probe(() => this.redis.ping()),

@@ -6,13 +6,15 @@ import { ExchangeRelayService } from './intake/exchange/exchange-relay.service';
 import { FundingQuoteService } from './intake/funding-quote.service';
 import { FundingSignedService } from './intake/funding-signed.service';
 import { RelayController } from './http/relay.controller';
+import { TxListController } from './http/tx-list.controller';
+import { TxListService } from './http/tx-list.service';
 import { RelayCoreModule } from './relay-core.module';
 
 /** The relay's HTTP side; other features relay through SubmissionService. */
 @Module({
   imports: [RelayCoreModule],
-  controllers: [RelayController],
-  providers: [PendingWriter, SubmissionService, SyncWaitService, ExchangeRelayService, FundingSignedService, FundingQuoteService],
+  controllers: [RelayController, TxListController],
+  providers: [PendingWriter, SubmissionService, SyncWaitService, ExchangeRelayService, FundingSignedService, FundingQuoteService, TxListService],
   exports: [SubmissionService, SyncWaitService],
 })
 export class RelayModule {}

@@ -16,3 +16,4 @@ export { PoolIndexer } from './indexer/pool-indexer.service';
 export type { TokenInfo } from './domain/types';
 export { MAX_FEE_BPS } from './dto/swap-requests.dto';
 export { usd } from './quotes/route-view';
+export { RouteDto } from './dto/swap-responses.dto';

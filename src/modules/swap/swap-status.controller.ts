@@ -1,17 +1,23 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiContract } from '../../common/swagger/api-contract';
 import { StatusQueryDto } from './dto/swap-requests.dto';
+import { SwapStatusDto } from './dto/swap-responses.dto';
 import { SwapStatusService, SwapStatusView } from './tracking/swap-status.service';
 
 @ApiTags('swap')
-@ApiHeader({ name: 'api-key', required: true })
 @Controller()
 export class SwapStatusController {
   constructor(private readonly statuses: SwapStatusService) {}
 
   @Get('status')
-  @ApiOperation({ summary: 'Swap tracking by source transaction hash (unknown hashes are pending)' })
-  @ApiOkResponse({ description: 'code envelope; data: swap tracking record' })
+  @ApiContract({
+    summary: 'Swap tracking by source transaction hash (unknown hashes are pending)',
+    auth: 'api-key',
+    envelope: 'code',
+    type: SwapStatusDto,
+    errors: ['VALIDATION_003', 'CHAIN_003'],
+  })
   status(@Query() query: StatusQueryDto): Promise<SwapStatusView> {
     return this.statuses.status(query.txHash, query.fromChain, query.userAddress);
   }

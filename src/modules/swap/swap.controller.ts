@@ -1,19 +1,17 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { AppError } from '../../common/errors/app-error';
 import { Caller, CurrentCaller } from '../../common/http/authenticated-request';
+import { ApiContract } from '../../common/swagger/api-contract';
 import { RateLimited } from '../rate-limit';
 import { BuildByIdDto, QuoteQueryDto } from './dto/swap-requests.dto';
+import { BestPathDto, RouteDto, SwapTxDto } from './dto/swap-responses.dto';
 import { SwapTxBuilder } from './execution/swap-tx-builder.service';
 import { QuoteStore } from './quotes/quote-store.service';
 import type { RouteView, TxView } from './quotes/route-view';
 import { SwapQuoteService } from './quotes/swap-quote.service';
 
-const API_KEY = { name: 'api-key', required: true };
-const CODE_ENVELOPE = { description: 'code envelope: {code: 0, message: "success", data}' };
-
 @ApiTags('swap')
-@ApiHeader(API_KEY)
 @Controller()
 export class SwapController {
   constructor(
@@ -24,8 +22,14 @@ export class SwapController {
 
   @Get('quote')
   @RateLimited()
-  @ApiOperation({ summary: 'Ranked route candidates for a swap (empty for pairs without a route)' })
-  @ApiOkResponse(CODE_ENVELOPE)
+  @ApiContract({
+    summary: 'Ranked route candidates for a swap (empty for pairs without a route)',
+    auth: 'api-key',
+    envelope: 'code',
+    type: [RouteDto],
+    rateLimited: true,
+    errors: ['VALIDATION_001', 'VALIDATION_002', 'VALIDATION_003'],
+  })
   async quote(@CurrentCaller() caller: Caller, @Query() query: QuoteQueryDto): Promise<RouteView[]> {
     const quotes = await this.quotes.quote(caller, query, { icons: true });
     return quotes.map((q) => q.route);
@@ -33,8 +37,15 @@ export class SwapController {
 
   @Get('build-best-path')
   @RateLimited()
-  @ApiOperation({ summary: 'The best route and its executable transaction' })
-  @ApiOkResponse(CODE_ENVELOPE)
+  @ApiContract({
+    summary: 'The best route and its executable transaction',
+    description: 'Approve `Tx.allowanceTarget` for the input token, then send `Tx` from `sender`. No route is 400.',
+    auth: 'api-key',
+    envelope: 'code',
+    type: BestPathDto,
+    rateLimited: true,
+    errors: ['VALIDATION_001', 'VALIDATION_002', 'VALIDATION_003'],
+  })
   async buildBestPath(@CurrentCaller() caller: Caller, @Query() query: QuoteQueryDto): Promise<{ Tx: TxView; route: RouteView }> {
     const [best] = await this.quotes.quote(caller, query, { icons: false });
     if (!best) throw new AppError('VALIDATION_001', 'no route for this pair and amount');
@@ -43,8 +54,13 @@ export class SwapController {
 
   @Post('build-path-by-id')
   @HttpCode(200)
-  @ApiOperation({ summary: 'The executable transaction of a stored quote' })
-  @ApiOkResponse(CODE_ENVELOPE)
+  @ApiContract({
+    summary: 'The executable transaction of a stored quote',
+    auth: 'api-key',
+    envelope: 'code',
+    type: SwapTxDto,
+    errors: ['VALIDATION_001', 'VALIDATION_002', 'RESOURCE_001'],
+  })
   async buildById(@CurrentCaller() caller: Caller, @Body() body: BuildByIdDto): Promise<TxView> {
     const quote = await this.store.load(body.quoteId);
     // Another account's quote is answered like an unknown one, so ids cannot be probed.

@@ -1,25 +1,30 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiContract } from '../../common/swagger/api-contract';
 import { TokenCatalog, tokenView } from './catalog/token-catalog.service';
 import { SearchTokenQueryDto, TokensQueryDto } from './dto/swap-requests.dto';
+import { TokenDto } from './dto/swap-responses.dto';
 
 @ApiTags('swap')
-@ApiHeader({ name: 'api-key', required: true })
 @Controller()
 export class TokensController {
   constructor(private readonly catalog: TokenCatalog) {}
 
   @Get('tokens')
-  @ApiOperation({ summary: 'Token catalog, of one chain or all' })
-  @ApiOkResponse({ description: 'code envelope; data: array of {address, chainId, decimals, logoUrl, name, symbol}' })
-  async tokens(@Query() query: TokensQueryDto) {
+  @ApiContract({ summary: 'Token catalog, of one chain or all', auth: 'api-key', envelope: 'code', type: [TokenDto], errors: ['VALIDATION_003'] })
+  async tokens(@Query() query: TokensQueryDto): Promise<TokenDto[]> {
     return (await this.catalog.tokens(query.chain_id)).map(tokenView);
   }
 
   @Get('search-token')
-  @ApiOperation({ summary: 'Tokens whose symbol or name contains the query (case-insensitive), or with that exact address' })
-  @ApiOkResponse({ description: 'code envelope; data: array of tokens, possibly empty' })
-  async search(@Query() query: SearchTokenQueryDto) {
+  @ApiContract({
+    summary: 'Tokens whose symbol or name contains the query (case-insensitive), or with that exact address',
+    auth: 'api-key',
+    envelope: 'code',
+    type: [TokenDto],
+    errors: ['VALIDATION_003'],
+  })
+  async search(@Query() query: SearchTokenQueryDto): Promise<TokenDto[]> {
     return (await this.catalog.search(query.query, query.chainId)).map(tokenView);
   }
 }

@@ -45,6 +45,6 @@ import { VaultShareSampleStore } from './store/vault-share-sample.store';
       useFactory: (config: AppConfig) => [new BestSingleVenueSolver(), new DiversifiedSolver(config.VAULT_DIVERSIFIED_CAP_BPS), new LowestRiskSolver()],
     },
   ],
-  exports: [VenueRegistry, VaultReader, ApyService, SettlementDelegates, OrderTracker, OrderTrackingQueue, VAULT_SOLVERS, VaultQuoteStore, VaultBidStore, VaultOrderStore, RelayCoreModule, BullModule],
+  exports: [VenueRegistry, VaultReader, ApyService, SettlementDelegates, OrderTracker, OrderTrackingQueue, VAULT_SOLVERS, VaultQuoteStore, VaultBidStore, VaultOrderStore, VaultPositionStore, RelayCoreModule, BullModule],
 })
 export class VaultCoreModule {}

@@ -1,14 +1,15 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { Public } from '../../../common/http/public.decorator';
+import { ApiContract } from '../../../common/swagger/api-contract';
 import { AccountView, toAccountView } from '../domain/account-view';
 import { AccountsService } from '../domain/accounts.service';
 import { LedgerService } from '../domain/ledger.service';
-import { AccountLimitsDto, CreateAccountDto, CreatedAccountDto, CreatedKeyDto, CreditDto, RevokeKeyDto } from '../dto/admin.dto';
+import { AccountViewDto } from '../dto/account-view.dto';
+import { AccountAuditDto, AccountLimitsDto, CreateAccountDto, CreatedAccountDto, CreatedKeyDto, CreditDto, RevokedKeyDto, RevokeKeyDto } from '../dto/admin.dto';
 import { AdminGuard } from './admin.guard';
 
 @ApiTags('admin')
-@ApiBearerAuth('admin')
 @Public()
 @UseGuards(AdminGuard)
 @Controller('admin')
@@ -19,21 +20,20 @@ export class AdminController {
   ) {}
 
   @Post('accounts')
-  @ApiOperation({ summary: 'Create an account with its first API key (shown once)' })
-  @ApiOkResponse({ type: CreatedAccountDto })
+  @ApiContract({ summary: 'Create an account with its first API key (shown once)', auth: 'admin', envelope: 'success', status: 201, type: CreatedAccountDto, errors: ['USER_003', 'VALIDATION_001', 'RESOURCE_001'] })
   create(@Body() body: CreateAccountDto): Promise<CreatedAccountDto> {
     return this.accounts.create(body.address, body.creditUsd ?? 0);
   }
 
   @Get('accounts/:address')
-  @ApiOperation({ summary: 'Show an account' })
+  @ApiContract({ summary: 'Show an account', auth: 'admin', envelope: 'success', type: AccountViewDto, errors: ['USER_003', 'USER_001', 'RESOURCE_001'] })
   async show(@Param('address') address: string): Promise<AccountView> {
     return toAccountView(await this.accounts.getByAddress(address));
   }
 
   @Get('accounts/:address/audit')
-  @ApiOperation({ summary: 'Compare the cached balances with the ledger sums' })
-  async audit(@Param('address') address: string) {
+  @ApiContract({ summary: 'Compare the cached balances with the ledger sums', auth: 'admin', envelope: 'success', type: AccountAuditDto, errors: ['USER_003', 'USER_001', 'RESOURCE_001'] })
+  async audit(@Param('address') address: string): Promise<AccountAuditDto> {
     const account = await this.accounts.getByAddress(address);
     const audit = await this.ledger.audit(account.id);
     return {
@@ -48,28 +48,27 @@ export class AdminController {
 
   @Post('accounts/:address/credit')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Credit USD to an account' })
+  @ApiContract({ summary: 'Credit USD to an account', auth: 'admin', envelope: 'success', type: AccountViewDto, errors: ['USER_003', 'VALIDATION_001', 'USER_001', 'RESOURCE_001'] })
   async credit(@Param('address') address: string, @Body() body: CreditDto): Promise<AccountView> {
     return toAccountView(await this.accounts.credit(address, body.usd));
   }
 
   @Patch('accounts/:address/limits')
-  @ApiOperation({ summary: 'Set spend limits, retry policy, breaker and disabled chains' })
+  @ApiContract({ summary: 'Set spend limits, retry policy, breaker and disabled chains', auth: 'admin', envelope: 'success', type: AccountViewDto, errors: ['USER_003', 'VALIDATION_001', 'USER_001', 'RESOURCE_001'] })
   async limits(@Param('address') address: string, @Body() body: AccountLimitsDto): Promise<AccountView> {
     return toAccountView(await this.accounts.setLimits(address, body));
   }
 
   @Post('accounts/:address/keys')
-  @ApiOperation({ summary: 'Issue another API key (shown once)' })
-  @ApiOkResponse({ type: CreatedKeyDto })
+  @ApiContract({ summary: 'Issue another API key (shown once)', auth: 'admin', envelope: 'success', status: 201, type: CreatedKeyDto, errors: ['USER_003', 'USER_001', 'RESOURCE_001'] })
   issueKey(@Param('address') address: string): Promise<CreatedKeyDto> {
     return this.accounts.issueKey(address);
   }
 
   @Post('keys/revoke')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Revoke an API key' })
-  async revoke(@Body() body: RevokeKeyDto): Promise<{ revoked: true }> {
+  @ApiContract({ summary: 'Revoke an API key', auth: 'admin', envelope: 'success', type: RevokedKeyDto, errors: ['RESOURCE_001'] })
+  async revoke(@Body() body: RevokeKeyDto): Promise<RevokedKeyDto> {
     await this.accounts.revokeKey(body.key);
     return { revoked: true };
   }

@@ -5,6 +5,7 @@ import { usdToMicro } from '../../../common/money/usd';
 import { AccountLimitsDto } from '../dto/admin.dto';
 import { AccountEntity } from '../store/account.entity';
 import { AccountStore } from '../store/account.store';
+import { ApiKeyStore } from '../store/api-key.store';
 import { ApiKeysService } from './api-keys.service';
 import { LedgerService } from './ledger.service';
 
@@ -18,6 +19,7 @@ export class AccountsService {
     private readonly accounts: AccountStore,
     private readonly ledger: LedgerService,
     private readonly apiKeys: ApiKeysService,
+    private readonly keyStore: ApiKeyStore,
   ) {}
 
   async getByAddress(address: string): Promise<AccountEntity> {
@@ -58,6 +60,24 @@ export class AccountsService {
     const account = await this.getByAddress(address);
     const { apiKey } = await this.apiKeys.issue(account.id);
     return { userId: account.id, apiKey };
+  }
+
+  /** Accounts, newest first (the operator CLI's `accounts list`). */
+  list(options: { limit: number; offset: number }): Promise<AccountEntity[]> {
+    return this.accounts.list(options.limit, options.offset);
+  }
+
+  /** The account's API keys: prefix, creation, revocation; never the key or its hash. */
+  async listKeys(address: string): Promise<Array<{ keyId: string; prefix: string; createdAt: string; revokedAt: string | null; rateLimitPerMinute: number | null }>> {
+    const account = await this.getByAddress(address);
+    const keys = await this.keyStore.listByUser(account.id);
+    return keys.map((k) => ({
+      keyId: k.id,
+      prefix: k.keyPrefix,
+      createdAt: k.createdAt.toISOString(),
+      revokedAt: k.revokedAt ? k.revokedAt.toISOString() : null,
+      rateLimitPerMinute: k.rateLimitPerMinute,
+    }));
   }
 
   revokeKey(key: string): Promise<void> {

@@ -21,6 +21,6 @@ export class AccountViewDto {
   @ApiProperty({ description: 'USD' }) availableBalance: number;
   @ApiProperty({ description: 'USD reserved for transactions in flight' }) pendingBalance: number;
   @ApiProperty() disabled: boolean;
-  @ApiProperty({ type: Object, nullable: true }) defaultRelayAccount: Record<string, unknown> | null;
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, example: null, description: 'free-form; null unless an operator set one' }) defaultRelayAccount: Record<string, unknown> | null;
   @ApiProperty({ type: UserConfigDto }) userConfig: UserConfigDto;
 }

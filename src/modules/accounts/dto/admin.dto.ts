@@ -69,3 +69,16 @@ export class CreatedKeyDto {
   @ApiProperty() userId: string;
   @ApiProperty() apiKey: string;
 }
+
+export class AccountAuditDto {
+  @ApiProperty() userId: string;
+  @ApiProperty({ description: 'the cached balances equal the ledger sums' }) reconciles: boolean;
+  @ApiProperty({ description: 'micro-USD, integer string', example: '1000000000' }) availableMicro: string;
+  @ApiProperty({ description: 'micro-USD, integer string', example: '0' }) pendingMicro: string;
+  @ApiProperty({ description: 'micro-USD, integer string', example: '1000000000' }) ledgerAvailableMicro: string;
+  @ApiProperty({ description: 'micro-USD, integer string', example: '0' }) ledgerPendingMicro: string;
+}
+
+export class RevokedKeyDto {
+  @ApiProperty({ enum: [true] }) revoked: true;
+}

@@ -23,6 +23,11 @@ export class ApiKeyStore extends SqlStore {
     return Boolean(result.affected);
   }
 
+  /** The account's keys, newest first. */
+  listByUser(userId: string): Promise<ApiKeyEntity[]> {
+    return this.manager().find(ApiKeyEntity, { where: { userId }, order: { createdAt: 'DESC' } });
+  }
+
   findWithAccount(keyHash: string): Promise<ApiKeyEntity | null> {
     return this.manager().findOne(ApiKeyEntity, { where: { keyHash }, relations: { account: true } });
   }

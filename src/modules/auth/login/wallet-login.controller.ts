@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Public } from '../../../common/http/public.decorator';
-import { ApiEnvelopedResponse } from '../../../common/swagger/api-enveloped-response';
+import { ApiContract } from '../../../common/swagger/api-contract';
 import { RateLimitedPerIp } from '../../rate-limit';
 import { LoginMessageDto, LoginMessageRequestDto } from './dto/login-message.dto';
 import { LoginTokenDto, VerifyLoginRequestDto } from './dto/verify-login.dto';
@@ -22,21 +22,28 @@ export class WalletLoginController {
 
   @Post('message')
   @HttpCode(200)
-  @ApiOperation({ summary: 'One-time EIP-4361 login message for a wallet (valid 5 minutes)', description: 'Errors: 400 USER_003 (address does not parse); 500 SYSTEM_001.' })
-  @ApiEnvelopedResponse(LoginMessageDto)
+  @ApiContract({
+    summary: 'One-time EIP-4361 login message for a wallet (valid 5 minutes)',
+    description: 'Sign `message` with EIP-191 personal_sign and send the signature to POST /api/auth/verify.',
+    auth: 'public',
+    envelope: 'success',
+    type: LoginMessageDto,
+    errors: ['USER_003'],
+  })
   message(@Body() body: LoginMessageRequestDto, @Req() req: Request): Promise<LoginMessageDto> {
     return this.login.createMessage(body.address, loginOriginOf(req));
   }
 
   @Post('verify')
   @HttpCode(200)
-  @ApiOperation({
+  @ApiContract({
     summary: 'Exchange the signed login message for a JWT',
-    description:
-      'Errors: 400 AUTH_008 (signature does not parse or is by another address); 401 AUTH_006 (message unknown, expired or already used); ' +
-      '404 USER_001 (no account for the wallet); 403 USER_002 (account disabled).',
+    description: 'The JWT (HS256, 1 hour) authenticates POST /api/user/register-webhooks, GET /api/txs and the Socket.IO namespace /tx.',
+    auth: 'public',
+    envelope: 'success',
+    type: LoginTokenDto,
+    errors: ['AUTH_006', 'AUTH_008', 'USER_001', 'USER_002'],
   })
-  @ApiEnvelopedResponse(LoginTokenDto)
   verify(@Body() body: VerifyLoginRequestDto): Promise<LoginTokenDto> {
     return this.login.verify(body.messageId, body.signature);
   }

@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Caller, CurrentCaller } from '../../../common/http/authenticated-request';
 import { Public } from '../../../common/http/public.decorator';
-import { ApiEnvelopedResponse } from '../../../common/swagger/api-enveloped-response';
+import { ApiContract } from '../../../common/swagger/api-contract';
 import { RateLimited } from '../../rate-limit';
 import { SubmissionService, Submitted } from '../intake/submission.service';
 import { SyncWaitService } from '../intake/sync-wait.service';
@@ -16,6 +16,11 @@ import { QuoteResultDto, SubmitTxDto, SubmitTxResultDto } from './dto/submit-tx.
 import { FundingQuoteService } from '../intake/funding-quote.service';
 import { FundingSignedService } from '../intake/funding-signed.service';
 import { RegionResolver } from '../intake/region-resolver';
+
+/** What a submission can be refused with (interface.md, POST /api/submit-tx). */
+const SUBMIT_ERRORS = [
+  'VALIDATION_001', 'VALIDATION_003', 'TRANSACTION_005', 'CHAIN_001', 'TRANSACTION_001', 'TRANSACTION_002', 'TRANSACTION_006', 'TRANSACTION_007', 'VALIDATION_002', 'USER_001', 'CHAIN_003',
+] as const;
 
 const REGION_HEADER = { name: 'X-Relay-Region', required: false, description: 'region pin; wins over the body region' };
 
@@ -33,9 +38,16 @@ export class RelayController {
 
   @Post('submit-tx')
   @RateLimited()
-  @ApiOperation({ summary: 'Queue a gas-sponsored transaction' })
+  @ApiContract({
+    summary: 'Queue a gas-sponsored transaction',
+    auth: 'api-key',
+    envelope: 'success',
+    status: 201,
+    type: SubmitTxResultDto,
+    rateLimited: true,
+    errors: [...SUBMIT_ERRORS, 'TRANSACTION_004'],
+  })
   @ApiHeader(REGION_HEADER)
-  @ApiEnvelopedResponse(SubmitTxResultDto, { status: 201 })
   submit(@CurrentCaller() caller: Caller, @Body() body: SubmitTxDto, @Req() req: Request): Promise<Submitted> {
     return this.submissions.submit({ caller, tx: body, region: this.regions.hintsOf(req) });
   }
@@ -43,10 +55,16 @@ export class RelayController {
   @Post('submit-tx-sync')
   @HttpCode(200)
   @RateLimited()
-  @ApiOperation({ summary: 'Queue and wait for a terminal status, a hash (returnOnTxHash) or the timeout (202, timedOut true)' })
+  @ApiContract({
+    summary: 'Queue and wait for a terminal status, a hash (returnOnTxHash) or the timeout (202, timedOut true)',
+    auth: 'api-key',
+    envelope: 'success',
+    type: TxRecordDto,
+    alsoStatus: { status: 202, description: 'timed out (timedOut true); the transaction keeps being relayed: poll GET /api/tx' },
+    rateLimited: true,
+    errors: [...SUBMIT_ERRORS, 'TRANSACTION_003', 'TRANSACTION_004'],
+  })
   @ApiHeader(REGION_HEADER)
-  @ApiEnvelopedResponse(TxRecordDto)
-  @ApiEnvelopedResponse(TxRecordDto, { status: 202, description: 'timed out (timedOut true); the transaction keeps being relayed' })
   async submitSync(@CurrentCaller() caller: Caller, @Body() body: SubmitTxSyncDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<TxRecord> {
     const { txId } = await this.submissions.submit({ caller, tx: body.tx, region: this.regions.hintsOf(req) });
     const { tx, timedOut } = await this.sync.wait(txId, body.timeoutMs ?? DEFAULT_SYNC_TIMEOUT_MS, body.returnOnTxHash ?? false);
@@ -60,8 +78,15 @@ export class RelayController {
 
   @Post('quote')
   @RateLimited()
-  @ApiOperation({ summary: 'Estimate cost without queueing or charging' })
-  @ApiEnvelopedResponse(QuoteResultDto, { status: 201 })
+  @ApiContract({
+    summary: 'Estimate cost without queueing or charging',
+    auth: 'api-key',
+    envelope: 'success',
+    status: 201,
+    type: QuoteResultDto,
+    rateLimited: true,
+    errors: ['VALIDATION_001', 'VALIDATION_003', 'TRANSACTION_005', 'TRANSACTION_007', 'CHAIN_001', 'TRANSACTION_004', 'CHAIN_003'],
+  })
   quote(@CurrentCaller() caller: Caller, @Body() body: SubmitTxDto, @Req() req: Request) {
     if (body.transactionType === 'funding-signed') return this.fundingQuotes.quote(caller, body, this.regions.hintsOf(req));
     return this.submissions.quote({ caller, tx: body, region: this.regions.hintsOf(req) });
@@ -69,16 +94,22 @@ export class RelayController {
 
   @Post('submit-signed-tx')
   @RateLimited()
-  @ApiOperation({ summary: 'Top up the sender of a user-signed transaction to minBalanceRequired, then broadcast and track it (funding-signed)' })
-  @ApiEnvelopedResponse(SubmitSignedTxResultDto, { status: 201 })
+  @ApiContract({
+    summary: 'Top up the sender of a user-signed transaction to minBalanceRequired, then broadcast and track it (funding-signed)',
+    auth: 'api-key',
+    envelope: 'success',
+    status: 201,
+    type: SubmitSignedTxResultDto,
+    rateLimited: true,
+    errors: [...SUBMIT_ERRORS, 'TRANSACTION_004', 'CHAIN_003'],
+  })
   submitSigned(@CurrentCaller() caller: Caller, @Body() body: SubmitSignedTxDto, @Req() req: Request) {
     return this.fundingSigned.submit(caller, body, this.regions.hintsOf(req));
   }
 
   @Public()
   @Get('tx')
-  @ApiOperation({ summary: 'A relayed transaction by id' })
-  @ApiEnvelopedResponse(TxRecordDto)
+  @ApiContract({ summary: 'A relayed transaction by id', auth: 'public', envelope: 'success', type: TxRecordDto, errors: ['TRANSACTION_003'] })
   async get(@Query() query: TxQueryDto): Promise<TxRecord> {
     const tx = await this.txs.get(query.id);
     return toTxRecord(tx, { includeReceipt: flag(query.includeReceipt), includeRevertInfo: flag(query.includeRevertInfo) });

@@ -55,6 +55,25 @@ export class RelayTransactionStore extends SqlStore {
   }
 
   /** A row written inside the caller's transaction (a feature's `within`, exchange actions). */
+  /** GET /api/txs: newest first, after the `after` row (keyset on created_at, id), filtered. */
+  listForUser(userId: string, filter: { status?: string; chainId?: number; label?: string; after?: string }, limit: number): Promise<RelayTransactionEntity[]> {
+    const qb = this.manager()
+      .createQueryBuilder(RelayTransactionEntity, 't')
+      .where('t.user_id = :userId', { userId })
+      .orderBy('t.created_at', 'DESC')
+      .addOrderBy('t.id', 'DESC')
+      .limit(limit);
+    if (filter.status) qb.andWhere('t.status = :status', { status: filter.status });
+    if (filter.chainId !== undefined) qb.andWhere('t.chain_id = :chainId', { chainId: filter.chainId });
+    if (filter.label !== undefined) qb.andWhere('t.label = :label', { label: filter.label });
+    if (filter.after) qb.andWhere('(t.created_at, t.id) < (SELECT c.created_at, c.id FROM relay_transactions c WHERE c.id = :after)', { after: filter.after });
+    return qb.getMany();
+  }
+
+  async belongsTo(txId: string, userId: string): Promise<boolean> {
+    return (await this.manager().countBy(RelayTransactionEntity, { id: txId, userId })) > 0;
+  }
+
   async insert(tx: RelayTransactionEntity, runner: SqlRunner): Promise<void> {
     // INSERT ... RETURNING fills the entity's generated columns (id when absent, created_at, updated_at).
     await this.manager(runner).insert(RelayTransactionEntity, tx);

@@ -55,6 +55,6 @@ export class OrderDto {
   @ApiProperty() amount: string;
   @ApiProperty() venueId: string;
   @ApiProperty() relayTxId: string;
-  @ApiPropertyOptional({ nullable: true }) executionTxHash?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) executionTxHash?: string | null;
   @ApiPropertyOptional({ type: [AllocationDto] }) allocation?: AllocationDto[];
 }

@@ -17,6 +17,16 @@ export class VaultPositionStore extends SqlStore {
     super(dataSource);
   }
 
+  /** An EOA's positions that still hold shares, on one chain or all. */
+  listHeld(user: string, chainId?: number): Promise<Array<{ chainId: number; vault: string; venueId: string; asset: string; shares: string; costBasis: string }>> {
+    return this.rows(
+      sql`SELECT chain_id AS "chainId", vault, venue_id AS "venueId", asset, shares::text AS shares, cost_basis::text AS "costBasis"
+          FROM vault_positions
+          WHERE user_address = ${user} AND shares > 0 ${chainId === undefined ? sql`` : sql`AND chain_id = ${chainId}`}
+          ORDER BY chain_id, vault`,
+    );
+  }
+
   async addDeposit(user: string, chainId: number, movement: ShareMovement, em: EntityManager): Promise<void> {
     await this.rows(
       sql`INSERT INTO vault_positions (user_address, chain_id, vault, venue_id, asset, shares, cost_basis)

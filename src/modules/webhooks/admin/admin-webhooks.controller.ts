@@ -1,12 +1,12 @@
 import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { Public } from '../../../common/http/public.decorator';
+import { ApiContract } from '../../../common/swagger/api-contract';
 import { AdminGuard } from '../../accounts';
 import { DeadLetterDto, DeadLetterQueryDto, ReplayDeadLetterDto, ReplayedDto } from '../dto/dead-letter.dto';
 import { WebhookDeadLetters } from './dead-letters.service';
 
 @ApiTags('admin')
-@ApiBearerAuth('admin')
 @Public()
 @UseGuards(AdminGuard)
 @Controller('admin/webhooks')
@@ -14,16 +14,14 @@ export class AdminWebhooksController {
   constructor(private readonly deadLetters: WebhookDeadLetters) {}
 
   @Get('dead-letters')
-  @ApiOperation({ summary: 'Webhook deliveries whose retries ran out, newest first' })
-  @ApiOkResponse({ type: [DeadLetterDto] })
+  @ApiContract({ summary: 'Webhook deliveries whose retries ran out, newest first', auth: 'admin', envelope: 'success', type: [DeadLetterDto], errors: ['RESOURCE_001'] })
   list(@Query() query: DeadLetterQueryDto): Promise<DeadLetterDto[]> {
     return this.deadLetters.list(query);
   }
 
   @Post('dead-letters/:id/replay')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Deliver a dead letter again, with a fresh retry schedule' })
-  @ApiOkResponse({ type: ReplayedDto })
+  @ApiContract({ summary: 'Deliver a dead letter again, with a fresh retry schedule', auth: 'admin', envelope: 'success', type: ReplayedDto, errors: ['RESOURCE_001'] })
   replay(@Param() params: ReplayDeadLetterDto): Promise<ReplayedDto> {
     return this.deadLetters.replay(params.id);
   }

@@ -1,7 +1,8 @@
 import { Body, Controller, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { RawResponse } from '../../../common/envelope/envelope-kind';
 import { Caller, CurrentCaller } from '../../../common/http/authenticated-request';
+import { ApiContract } from '../../../common/swagger/api-contract';
 import { ApiKeyOrJwt } from '../../auth';
 import { RegisteredWebhooksDto, RegisterWebhookDto, RegisterWebhooksQueryDto } from '../dto/register-webhook.dto';
 import { RegisterWebhooksPipe } from './register-webhooks.pipe';
@@ -16,13 +17,16 @@ export class WebhooksController {
   @HttpCode(200)
   @ApiKeyOrJwt()
   @RawResponse()
-  @ApiOperation({
+  @ApiContract({
     summary: 'Replace the account’s webhooks',
+    auth: 'api-key-or-jwt',
+    envelope: 'bare',
+    type: RegisteredWebhooksDto,
+    errors: ['VALIDATION_001'],
     description:
       'Top-level JSON array (at most 20). Secrets are never returned. The response carries signingSecret (Standard Webhooks, whsec_...) only when this call issued it: the first registration, or with ?rotateSigningSecret=true.',
   })
   @ApiBody({ type: [RegisterWebhookDto] })
-  @ApiOkResponse({ type: RegisteredWebhooksDto, description: 'Bare object, no envelope' })
   register(
     @CurrentCaller() caller: Caller,
     @Body(RegisterWebhooksPipe) body: RegisterWebhookDto[],

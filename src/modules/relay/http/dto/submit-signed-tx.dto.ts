@@ -24,5 +24,5 @@ export class SubmitSignedTxDto {
 export class SubmitSignedTxResultDto {
   @ApiProperty() txId: string;
   @ApiProperty() estimatedCostUSD: number;
-  @ApiProperty({ nullable: true, description: 'the top-up transfer; null when the sender already held enough' }) fundingTxHash: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'the top-up transfer; null when the sender already held enough' }) fundingTxHash: string | null;
 }

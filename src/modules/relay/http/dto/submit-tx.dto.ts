@@ -26,7 +26,7 @@ export class AuthorizationDto {
   @ApiProperty({ description: "the authority's account nonce", example: 0 })
   @IsInt() nonce: number;
 
-  @ApiProperty({ description: '0 or 1 (hex string or number)', example: '0x0' })
+  @ApiProperty({ description: '0 or 1 (hex string or number)', example: '0x0', oneOf: [{ type: 'string' }, { type: 'integer', enum: [0, 1] }] })
   @IsOptional() yParity: string | number;
 
   @ApiProperty() @IsString() r: string;

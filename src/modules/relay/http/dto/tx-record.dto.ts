@@ -8,11 +8,11 @@ class ReceiptDto {
   @ApiProperty() blockHash: string;
   @ApiProperty({ enum: [0, 1] }) status: number;
   @ApiProperty() from: string;
-  @ApiProperty({ nullable: true }) to: string | null;
+  @ApiProperty({ type: String, nullable: true }) to: string | null;
   @ApiProperty({ description: 'decimal string' }) gasUsed: string;
   @ApiProperty({ description: 'wei, decimal string' }) effectiveGasPrice: string;
   @ApiProperty({ description: 'L1 data fee (OP-stack chains), wei' }) l1Fee: string;
-  @ApiProperty({ nullable: true }) contractAddress: string | null;
+  @ApiProperty({ type: String, nullable: true }) contractAddress: string | null;
   @ApiProperty({ description: 'number of logs' }) logs: number;
 }
 
@@ -24,20 +24,20 @@ class RevertDto {
 export class TxRecordDto {
   @ApiProperty() id: string;
   @ApiProperty() userId: string;
-  @ApiProperty({ nullable: true }) to: string | null;
+  @ApiProperty({ type: String, nullable: true }) to: string | null;
   @ApiProperty() callData: string;
   @ApiProperty({ description: 'wei' }) value: string;
   @ApiProperty() chainId: number;
-  @ApiProperty({ nullable: true, description: 'wei, decimal string' }) gasPrice: string | null;
-  @ApiProperty({ nullable: true, description: 'wei, decimal string' }) maxFeePerGas: string | null;
-  @ApiProperty({ nullable: true, description: 'wei, decimal string' }) maxPriorityFeePerGas: string | null;
-  @ApiProperty({ nullable: true }) gasLimit: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'wei, decimal string' }) gasPrice: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'wei, decimal string' }) maxFeePerGas: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'wei, decimal string' }) maxPriorityFeePerGas: string | null;
+  @ApiProperty({ type: String, nullable: true }) gasLimit: string | null;
   @ApiProperty() label: string;
   @ApiProperty({ enum: TX_STATUSES }) status: string;
-  @ApiProperty({ nullable: true }) executionTxHash: string | null;
+  @ApiProperty({ type: String, nullable: true }) executionTxHash: string | null;
   @ApiProperty({ format: 'date-time' }) timestamp: string;
-  @ApiProperty({ nullable: true, description: 'milliseconds from acceptance to the terminal status' }) latency: number | null;
-  @ApiProperty({ nullable: true }) costUSD: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'milliseconds from acceptance to the terminal status' }) latency: number | null;
+  @ApiProperty({ type: Number, nullable: true }) costUSD: number | null;
   @ApiProperty() retries: number;
   @ApiProperty() isAccountCharged: boolean;
   @ApiProperty({ enum: TRANSACTION_TYPES }) transactionType: string;

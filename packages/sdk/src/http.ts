@@ -1,0 +1,42 @@
+import createClient, { type Client } from 'openapi-fetch';
+import type { paths } from './generated/api';
+import { RelayApiError, toRelayApiError } from './errors';
+
+export type ApiClient = Client<paths>;
+
+export interface Credentials {
+  /** The account's API key (`api-key` header). */
+  apiKey?: string;
+  /** A wallet-login JWT (`Authorization: Bearer`), accepted by register-webhooks, GET /api/txs and the socket. */
+  jwt?: string;
+}
+
+export function createApiClient(baseUrl: string, credentials: Credentials, fetchImpl?: typeof fetch): ApiClient {
+  const headers: Record<string, string> = {};
+  if (credentials.apiKey) headers['api-key'] = credentials.apiKey;
+  if (credentials.jwt) headers.authorization = `Bearer ${credentials.jwt}`;
+  return createClient<paths>({ baseUrl: baseUrl.replace(/\/+$/, ''), headers, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+}
+
+interface Answer<B> {
+  data?: B;
+  error?: unknown;
+  response: Response;
+}
+
+/** The body of a 2xx answer, or a RelayApiError. */
+export async function body<B>(call: Promise<Answer<B>>): Promise<B> {
+  let answer: Answer<B>;
+  try {
+    answer = await call;
+  } catch (err) {
+    throw new RelayApiError(`request failed: ${err instanceof Error ? err.message : String(err)}`, 0, undefined, undefined, undefined);
+  }
+  if (answer.response.ok && answer.data !== undefined) return answer.data;
+  throw toRelayApiError(answer.response, answer.error);
+}
+
+/** `data` of a success- or code-envelope answer. */
+export async function data<D>(call: Promise<Answer<{ data: D }>>): Promise<D> {
+  return (await body(call)).data;
+}

@@ -1,0 +1,40 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { OpenAPIObject } from '@nestjs/swagger';
+
+/**
+ * The OpenAPI document without a database, Redis or chain: Nest's preview mode builds the module
+ * graph and routes without instantiating providers, so nothing connects. The configuration is
+ * still validated when the modules load, hence the placeholders (never used to connect).
+ */
+export async function offlineOpenApiDocument(): Promise<OpenAPIObject> {
+  const placeholders: Record<string, string> = {
+    NODE_ENV: 'test',
+    APP_ROLE: 'all',
+    DATABASE_URL: 'postgres://openapi@127.0.0.1:1/openapi',
+    REDIS_URL: 'redis://127.0.0.1:1',
+    CHAINS_FILE: 'openapi-export-has-no-chains.json',
+    JWT_SECRET: 'openapi-export-placeholder-secret-0123456789',
+    RELAYER_MNEMONIC: 'test test test test test test test test test test test junk',
+    AUTH_MNEMONIC: 'test test test test test test test test test test test junk',
+  };
+  const saved = { ...process.env };
+  Object.assign(process.env, placeholders);
+  try {
+    const { AppModule } = await import('../../src/app.module');
+    const { buildOpenApiDocument } = await import('../../src/bootstrap/openapi-document');
+    // The api role: every controller, and none of the worker modules (they serve nothing).
+    const app = await NestFactory.create(AppModule.forRole('api'), { preview: true, logger: false, abortOnError: false });
+    const doc = buildOpenApiDocument(app);
+    await app.close();
+    return doc;
+  } finally {
+    for (const key of Object.keys(placeholders)) {
+      if (saved[key] === undefined) delete process.env[key];
+      else process.env[key] = saved[key];
+    }
+  }
+}
+
+/** The document as written to packages/sdk/openapi.json (stable text, so CI can compare it). */
+export const serializeDocument = (doc: OpenAPIObject): string => `${JSON.stringify(doc, null, 2)}\n`;

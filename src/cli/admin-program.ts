@@ -1,0 +1,144 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import { toAccountView } from '../modules/accounts/domain/account-view';
+import type { AccountsService } from '../modules/accounts/domain/accounts.service';
+import type { LedgerService } from '../modules/accounts/domain/ledger.service';
+import { AccountLimitsDto, CreateAccountDto, CreditDto } from '../modules/accounts/dto/admin.dto';
+import type { WebhookDeadLetters } from '../modules/webhooks/admin/dead-letters.service';
+import { DeadLetterQueryDto, ReplayDeadLetterDto } from '../modules/webhooks/dto/dead-letter.dto';
+
+/** Services a command needs; resolved only once a command actually runs (help and usage errors open no connection). */
+export interface AdminServices {
+  accounts: AccountsService;
+  ledger: LedgerService;
+  deadLetters: WebhookDeadLetters;
+}
+
+export class UsageError extends Error {}
+
+const number = (value: string): number => {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n)) throw new InvalidArgumentError('must be a number');
+  return n;
+};
+const integer = (value: string): number => {
+  const n = number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('must be a non-negative integer');
+  return n;
+};
+const boolean = (value: string): boolean => {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new InvalidArgumentError('must be true or false');
+};
+const chainIds = (value: string): number[] => value.split(',').filter(Boolean).map((id) => integer(id));
+
+/** Validates CLI input with the same DTOs the admin REST API uses. */
+async function checked<T extends object>(cls: new () => T, plain: object): Promise<T> {
+  const dto = plainToInstance(cls, plain);
+  const errors = await validate(dto, { whitelist: true, forbidNonWhitelisted: true });
+  if (errors.length) throw new UsageError(errors.flatMap((e) => Object.values(e.constraints ?? {})).join('; '));
+  return dto;
+}
+
+/**
+ * relay-admin on commander: every flag declared, unknown flags and stray arguments refused, a
+ * help text per command. `run` receives what a command returns, to print it.
+ */
+export function buildAdminProgram(services: () => Promise<AdminServices>, print: (result: unknown, json: boolean) => void): Command {
+  const program = new Command('relay-admin')
+    .description('Operator commands: accounts, API keys, webhook dead letters (same service as the admin REST API)')
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+  const json = new Option('--json', 'print compact JSON');
+  const address = new Option('--address <addr>', 'wallet address of the account').makeOptionMandatory();
+  const action =
+    <O>(fn: (s: AdminServices, options: O) => Promise<unknown>) =>
+    async (options: O & { json?: boolean }): Promise<void> =>
+      print(await fn(await services(), options), options.json === true);
+  const group = (name: string, description: string) => program.command(name).description(description).exitOverride();
+  const command = (parent: Command, name: string, description: string) =>
+    parent.command(name).description(description).allowExcessArguments(false).allowUnknownOption(false).exitOverride().addOption(json);
+
+  const accounts = group('accounts', 'accounts and their balances and limits');
+  command(accounts, 'create', 'create an account with its first API key (shown once)')
+    .addOption(address)
+    .option('--credit-usd <n>', 'initial credit in USD', number)
+    .action(action(async (s, o: { address: string; creditUsd?: number }) => {
+      const dto = await checked(CreateAccountDto, { address: o.address, creditUsd: o.creditUsd });
+      return s.accounts.create(dto.address, dto.creditUsd ?? 0);
+    }));
+  command(accounts, 'credit', 'credit USD to an account')
+    .addOption(address)
+    .requiredOption('--usd <n>', 'USD to add', number)
+    .action(action(async (s, o: { address: string; usd: number }) => {
+      const dto = await checked(CreditDto, { usd: o.usd });
+      return toAccountView(await s.accounts.credit(o.address, dto.usd));
+    }));
+  command(accounts, 'show', 'show an account')
+    .addOption(address)
+    .action(action(async (s, o: { address: string }) => toAccountView(await s.accounts.getByAddress(o.address))));
+  command(accounts, 'audit', 'compare the cached balances with the ledger sums')
+    .addOption(address)
+    .action(action(async (s, o: { address: string }) => {
+      const account = await s.accounts.getByAddress(o.address);
+      const audit = await s.ledger.audit(account.id);
+      return Object.fromEntries(Object.entries(audit).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v]));
+    }));
+  command(accounts, 'limits', 'set spend limits, retry policy, breaker and disabled chains')
+    .addOption(address)
+    .option('--per-tx <n>', 'USD per transaction', number)
+    .option('--daily <n>', 'USD per UTC day', number)
+    .option('--max-retries <n>', 'retries of a failed send', integer)
+    .option('--breaker <bool>', 'circuit breaker on (true) or off (false)', boolean)
+    .option('--streak-limit <n>', 'failures in a row that open the breaker', integer)
+    .option('--disabled-chains <ids>', 'comma-separated chain ids the account may not use', chainIds)
+    .option('--disabled <bool>', 'disable (true) or enable (false) the account', boolean)
+    .option('--reset-streak', 'reset the failure streak to 0')
+    .action(action(async (s, o: { address: string; perTx?: number; daily?: number; maxRetries?: number; breaker?: boolean; streakLimit?: number; disabledChains?: number[]; disabled?: boolean; resetStreak?: boolean }) => {
+      const dto = await checked(AccountLimitsDto, {
+        perTxLimit: o.perTx,
+        dailyLimit: o.daily,
+        maxRetries: o.maxRetries,
+        circuitBreakerEnabled: o.breaker,
+        failureCountStreakLimit: o.streakLimit,
+        disabledChainIds: o.disabledChains,
+        disabled: o.disabled,
+        resetFailureStreak: o.resetStreak,
+      });
+      return toAccountView(await s.accounts.setLimits(o.address, dto));
+    }));
+  command(accounts, 'list', 'accounts, newest first')
+    .option('--limit <n>', 'at most this many', integer, 50)
+    .option('--offset <n>', 'skip this many', integer, 0)
+    .action(action(async (s, o: { limit: number; offset: number }) => (await s.accounts.list({ limit: Math.min(o.limit, 500), offset: o.offset })).map((a) => toAccountView(a))));
+
+  const keys = group('keys', 'API keys');
+  command(keys, 'create', 'issue another API key for an account (shown once)')
+    .addOption(address)
+    .action(action((s, o: { address: string }) => s.accounts.issueKey(o.address)));
+  command(keys, 'revoke', 'revoke an API key')
+    .requiredOption('--key <key>', 'the plain API key')
+    .action(action(async (s, o: { key: string }) => {
+      await s.accounts.revokeKey(o.key);
+      return { revoked: true };
+    }));
+  command(keys, 'list', "an account's API keys (prefix, created, revoked; never the key)")
+    .addOption(address)
+    .action(action((s, o: { address: string }) => s.accounts.listKeys(o.address)));
+
+  const webhooks = group('webhooks', 'webhook delivery');
+  command(webhooks, 'dead-letters', 'deliveries whose retries ran out, newest first')
+    .option('--address <addr>', 'only this account')
+    .option('--limit <n>', 'at most this many (default 50, at most 500)', integer)
+    .action(action(async (s, o: { address?: string; limit?: number }) => s.deadLetters.list(await checked(DeadLetterQueryDto, { address: o.address, limit: o.limit }))));
+  command(webhooks, 'replay', 'deliver a dead letter again with a fresh retry schedule')
+    .requiredOption('--id <id>', 'dead-letter (delivery) id')
+    .action(action(async (s, o: { id: string }) => s.deadLetters.replay((await checked(ReplayDeadLetterDto, { id: o.id })).id)));
+
+  return program;
+}
+
+export { CommanderError };
