@@ -6,6 +6,7 @@ import { REDIS } from '../src/redis/redis.module';
 import { QuoteStore } from '../src/modules/swap/quotes/quote-store.service';
 import { quoteKey } from '../src/modules/swap/quotes/quote-store.service';
 import { SwapTxBuilder } from '../src/modules/swap/execution/swap-tx-builder.service';
+import { PoolIndexer } from '../src/modules/swap/indexer/pool-indexer.service';
 import { provider as chainProvider, testChain, token, type TestChain } from './support/chain-fixtures';
 import { createAccount, createTestApp, type TestApp } from './support/test-app';
 
@@ -62,6 +63,13 @@ describe('swap routing', () => {
     const receipt = (await sent.wait())!;
     if (process.env.SWAP_GAS_LOG) console.log(`gasUsed ${receipt.gasUsed} of limit ${tx.gasLimit}`);
     return receipt;
+  };
+
+  /** Until the pool indexer has applied every block mined so far (quotes read its state). */
+  const indexerCaughtUp = async (): Promise<void> => {
+    const head = await rpc.getBlockNumber();
+    for (let i = 0; i < 200 && (t.app.get(PoolIndexer).peek(31337)?.block ?? -1) < head; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(t.app.get(PoolIndexer).peek(31337)?.block).toBeGreaterThanOrEqual(head);
   };
 
   beforeAll(async () => {
@@ -241,6 +249,33 @@ describe('swap routing', () => {
       });
       expect(status.body.data.provider.key).toContain('v2');
       expect(typeof status.body.data.updatedAtMs).toBe('number');
+    });
+
+    it('a split whose legs share a pool executes leg after leg and delivers exactly the quoted output', async () => {
+      const receiver = Wallet.createRandom().address;
+      const amount = parseEther('400000');
+      const mint = await trader.sendTransaction({ to: token(chain, 'DAI'), data: ERC20.encodeFunctionData('mint', [trader.address, amount]) });
+      await mint.wait();
+      await indexerCaughtUp();
+      const single = await sdkBest('DAI', 'WBTC', amount);
+      const q = await quote({ fromToken: token(chain, 'DAI'), toToken: token(chain, 'WBTC'), amount: amount.toString(), receiver }).expect(200);
+      const stores = await Promise.all(q.body.data.map((r: Route) => t.app.get(QuoteStore).load(r.quoteId)));
+      // The raw-best split: the candidate with the most output.
+      const split = stores.filter((s) => s!.plan.legs.length > 1).reduce((a, b) => (BigInt(b!.plan.amountOut) > BigInt(a!.plan.amountOut) ? b : a))!;
+      const pools = split.plan.legs.flatMap((leg: { hops: Array<{ pool: string }> }) => [...new Set(leg.hops.map((h) => h.pool))]);
+      expect(new Set(pools).size).toBeLessThan(pools.length);
+      expect(BigInt(split.plan.amountOut)).toBeGreaterThan(single.out);
+      const built = await t.http().post('/build-path-by-id').set('api-key', key).send({ quoteId: split.quoteId }).expect(200);
+      const approve = await trader.sendTransaction({ to: token(chain, 'DAI'), data: ERC20.encodeFunctionData('approve', [built.body.data.allowanceTarget, amount]) });
+      await approve.wait();
+      const receipt = await send(built.body.data);
+      expect(receipt.status).toBe(1);
+      expect(receipt.gasUsed).toBeLessThanOrEqual(BigInt(split.plan.gasLimit));
+      const got = await balance('WBTC', receiver);
+      expect(got).toBe(BigInt(split.plan.amountOut));
+      expect(got).toBeGreaterThanOrEqual(BigInt(split.plan.minAmountOut));
+      // The trade moved prices a lot: later quotes must see it.
+      await indexerCaughtUp();
     });
 
     it('native in: ETH -> USDC through build-path-by-id, no approval needed', async () => {

@@ -156,7 +156,7 @@ export class PoolIndexer implements OnApplicationBootstrap, OnModuleDestroy {
             reader.getPair(provider.factory, token0, token1).then(async (address) => {
               if (!address) return null;
               const [reserve0, reserve1] = await reader.getReserves(address);
-              return { address, provider, token0, token1, reserve0, reserve1 };
+              return { kind: 'v2' as const, address, provider, token0, token1, reserve0, reserve1 };
             }),
           );
         }
@@ -204,7 +204,7 @@ export class PoolIndexer implements OnApplicationBootstrap, OnModuleDestroy {
         if (pool) pools.set(pool.address, { ...pool, reserve0: event.reserve0, reserve1: event.reserve1 });
       } else if (market.tokens.has(event.token0) && market.tokens.has(event.token1) && !pools.has(event.pair)) {
         const provider = market.providers.find((p) => p.factory === event.factory);
-        if (provider) created.push({ address: event.pair, provider, token0: event.token0, token1: event.token1, reserve0: 0n, reserve1: 0n });
+        if (provider) created.push({ kind: 'v2', address: event.pair, provider, token0: event.token0, token1: event.token1, reserve0: 0n, reserve1: 0n });
       }
     }
     // A new pool's first Sync came from an address the log filter did not know yet: read its

@@ -56,7 +56,7 @@ export class PoolSnapshotStore {
       for (const p of snapshot.pools) {
         const provider = byKey.get(p.provider);
         if (!provider) return null;
-        pools.set(p.address, { address: p.address, provider, token0: p.token0, token1: p.token1, reserve0: BigInt(p.reserve0), reserve1: BigInt(p.reserve1) });
+        pools.set(p.address, { kind: 'v2', address: p.address, provider, token0: p.token0, token1: p.token1, reserve0: BigInt(p.reserve0), reserve1: BigInt(p.reserve1) });
       }
       return { block: snapshot.block, gasPrice: BigInt(snapshot.gasPrice), tokens: new Map(snapshot.tokens.map((t) => [t.address, t])), pools };
     } catch {
