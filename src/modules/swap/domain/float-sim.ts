@@ -102,9 +102,10 @@ export function floatSwap(st: Static, state: FloatState, zeroForOne: boolean, x:
       if (L > 0) {
         const dx = L * (1 / sB - 1 / s);
         if (rest < dx) {
-          const s2 = (L * s) / (L + rest * s);
-          out += L * (s - s2);
-          s = s2;
+          // L·(s - s') with s' = L·s / (L + x·s), written without the cancelling difference.
+          const d = L + rest * s;
+          out += (L * rest * s * s) / d;
+          s = (L * s) / d;
           break;
         }
         out += L * (s - sB);
@@ -121,8 +122,9 @@ export function floatSwap(st: Static, state: FloatState, zeroForOne: boolean, x:
       if (L > 0) {
         const dy = L * (sA - s);
         if (rest < dy) {
+          // L·(1/s - 1/s') with s' = s + y/L, written without the cancelling difference.
           const s2 = s + rest / L;
-          out += L * (1 / s - 1 / s2);
+          out += rest / (s * s2);
           s = s2;
           break;
         }

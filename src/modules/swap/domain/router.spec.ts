@@ -4,6 +4,7 @@ import { pathOut, simulateLegs } from './pool-sim';
 import { integerShares } from './split-search';
 import type { DexProvider, Path, PoolState } from './types';
 import { getAmountOut } from './v2-math';
+import { sqrtRatioAtTick, virtualReserves } from './v3-math';
 import { searchPlans } from '../routing/route-finder.service';
 
 const dex = (key: string): DexProvider => ({ key, name: key, type: 'uniswap-v2', factory: '0x' + 'f'.repeat(40), feeBps: 30 });
@@ -17,6 +18,21 @@ const pool = (x: string, y: string, rx: bigint, ry: bigint, provider = dex('u'))
   return { kind: 'v2', address: `0x${(++n).toString(16).padStart(40, '0')}`, provider, token0, token1, reserve0, reserve1 };
 };
 const E18 = 10n ** 18n;
+const v3dex: DexProvider = { key: 'uniswap-v3', name: 'Uniswap V3', type: 'uniswap-v3', factory: '0x' + 'e'.repeat(40), feeBps: 0 };
+/** A V3 pool at price 1 (tick 0): a full-range position of `wide` and a ±`range`-tick one of `narrow`. */
+const v3pool = (x: string, y: string, wide: bigint, narrow: bigint, range: number, fee = 500, spacing = 10): PoolState => {
+  const [token0, token1] = x < y ? [x, y] : [y, x];
+  const edge = Math.floor(887272 / spacing) * spacing;
+  const ticks = [
+    { index: -edge, liquidityNet: wide },
+    { index: -range, liquidityNet: narrow },
+    { index: range, liquidityNet: -narrow },
+    { index: edge, liquidityNet: -wide },
+  ];
+  const sqrtPriceX96 = sqrtRatioAtTick(0);
+  const [reserve0, reserve1] = virtualReserves(sqrtPriceX96, wide + narrow);
+  return { kind: 'v3', address: `0x${(++n).toString(16).padStart(40, '0')}`, provider: v3dex, token0, token1, reserve0, reserve1, fee, tickSpacing: spacing, sqrtPriceX96, tick: 0, liquidity: wide + narrow, ticks };
+};
 
 /** Best total over every split of amountIn into `paths.length` legs on a grid of 1/steps (legs in the given order), exact integer math. */
 function gridOptimum(paths: Path[], amountIn: bigint, steps: number): bigint {
@@ -119,6 +135,17 @@ describe('split search', () => {
     expect(best.amountOut * 100_000n).toBeGreaterThanOrEqual(grid * 99_999n);
     expect(best.legs.reduce((s, l) => s + l.amountIn, 0n)).toBe(amount);
     expect(simulateLegs(best.legs)!.amountOut).toBe(best.amountOut);
+  });
+
+  it('splits across V2 and V3 pools (concentrated liquidity, ticks crossed) and reaches the grid optimum', () => {
+    const graph = buildPoolGraph([pool(A, B, 100n * E18, 100n * E18), v3pool(A, B, 20n * E18, 2000n * E18, 200), pool(A, C, 50n * E18, 50n * E18), pool(C, B, 50n * E18, 50n * E18)]);
+    for (const amount of [10n * E18, 30n * E18, 100n * E18]) {
+      const best = bestPlan(searchPlans({ graph }, A, B, amount));
+      expect(best.legs.length).toBeGreaterThanOrEqual(2);
+      expect(best.legs.some((l) => l.path.hops.some((h) => h.pool.kind === 'v3'))).toBe(true);
+      const grid = gridOptimum(findPaths(graph, A, B), amount, 60);
+      expect(best.amountOut * 100_000n).toBeGreaterThanOrEqual(grid * 99_999n);
+    }
   });
 
   it('with gas priced in the output token, also offers the split without legs that do not pay their gas', () => {
