@@ -27,6 +27,15 @@ export function swapOnPool(pool: PoolState, tokenIn: string, amountIn: bigint): 
   return { amountOut: result.amountOut, after: { ...pool, sqrtPriceX96: result.sqrtPriceX96, tick: result.tick, liquidity: result.liquidity, reserve0, reserve1 } };
 }
 
+/** Initialized ticks a swap crossed between two states of a V3 pool (0 for V2). */
+export function ticksBetween(before: PoolState, after: PoolState): number {
+  if (before.kind !== 'v3' || after.kind !== 'v3') return 0;
+  const [lo, hi] = before.tick < after.tick ? [before.tick, after.tick] : [after.tick, before.tick];
+  let n = 0;
+  for (const t of before.ticks) if (t.index > lo && t.index <= hi) n++;
+  return n;
+}
+
 /** Output of one hop on the pool as it is (0 when it cannot be swapped). */
 export function hopOut(hop: Hop, amountIn: bigint): bigint {
   return swapOnPool(hop.pool, hop.tokenIn, amountIn)?.amountOut ?? 0n;
@@ -52,14 +61,16 @@ export class PoolBook {
   }
 
   /** Runs a path on the working states; the hop inputs and the output, or null when a hop fails (nothing is applied then). */
-  runPath(path: Path, amountIn: bigint): bigint[] | null {
+  runPath(path: Path, amountIn: bigint, crossed?: number[]): bigint[] | null {
     const amounts = [amountIn];
     const applied: PoolState[] = [];
     let amount = amountIn;
     for (const hop of path.hops) {
-      const swapped = swapOnPool(this.current(hop.pool), hop.tokenIn, amount);
+      const before = this.current(hop.pool);
+      const swapped = swapOnPool(before, hop.tokenIn, amount);
       if (!swapped) return null;
       applied.push(swapped.after);
+      crossed?.push(ticksBetween(before, swapped.after));
       amount = swapped.amountOut;
       amounts.push(amount);
     }
@@ -87,10 +98,11 @@ export function simulateLegs(parts: Array<{ path: Path; amountIn: bigint }>): { 
   const legs: Leg[] = [];
   let total = 0n;
   for (const part of parts) {
-    const amounts = book.runPath(part.path, part.amountIn);
+    const crossed: number[] = [];
+    const amounts = book.runPath(part.path, part.amountIn, crossed);
     if (!amounts) return null;
     const out = amounts[amounts.length - 1];
-    legs.push({ path: part.path, amountIn: part.amountIn, amountOut: out, hopAmounts: amounts });
+    legs.push({ path: part.path, amountIn: part.amountIn, amountOut: out, hopAmounts: amounts, ticksCrossed: crossed });
     total += out;
   }
   return { legs, amountOut: total };

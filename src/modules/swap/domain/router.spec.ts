@@ -24,10 +24,10 @@ const v3pool = (x: string, y: string, wide: bigint, narrow: bigint, range: numbe
   const [token0, token1] = x < y ? [x, y] : [y, x];
   const edge = Math.floor(887272 / spacing) * spacing;
   const ticks = [
-    { index: -edge, liquidityNet: wide },
-    { index: -range, liquidityNet: narrow },
-    { index: range, liquidityNet: -narrow },
-    { index: edge, liquidityNet: -wide },
+    { index: -edge, liquidityNet: wide, liquidityGross: wide },
+    { index: -range, liquidityNet: narrow, liquidityGross: narrow },
+    { index: range, liquidityNet: -narrow, liquidityGross: narrow },
+    { index: edge, liquidityNet: -wide, liquidityGross: wide },
   ];
   const sqrtPriceX96 = sqrtRatioAtTick(0);
   const [reserve0, reserve1] = virtualReserves(sqrtPriceX96, wide + narrow);

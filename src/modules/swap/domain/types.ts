@@ -45,6 +45,8 @@ export interface V2PoolState extends PoolCommon {
 export interface V3Tick {
   index: number;
   liquidityNet: bigint;
+  /** A tick stays initialized (a swap step boundary) while its gross liquidity is positive, even at zero net. */
+  liquidityGross: bigint;
 }
 
 /** A concentrated-liquidity pool (Uniswap V3): what the swap loop reads. */
@@ -81,6 +83,8 @@ export interface Leg {
   amountOut: bigint;
   /** Input of each hop and the leg's output, in order (hopAmounts[0] = amountIn). */
   hopAmounts: bigint[];
+  /** Initialized ticks each hop crosses (0 for V2 hops), for the gas model. */
+  ticksCrossed?: number[];
 }
 
 /**

@@ -30,6 +30,7 @@ function randomPool(rand: () => number): V3PoolState {
   const [fee, spacing] = TIERS[Math.floor(rand() * TIERS.length)];
   const center = Math.round((rand() - 0.5) * 200_000);
   const net = new Map<number, bigint>();
+  const gross = new Map<number, bigint>();
   const align = (t: number) => Math.max(Math.ceil(MIN_TICK / spacing), Math.min(Math.floor(MAX_TICK / spacing), Math.round(t / spacing))) * spacing;
   const positions = 1 + Math.floor(rand() * 6);
   for (let i = 0; i < positions; i++) {
@@ -41,8 +42,11 @@ function randomPool(rand: () => number): V3PoolState {
     const liquidity = BigInt(Math.floor(1 + rand() * 1e6)) * 10n ** BigInt(10 + Math.floor(rand() * 10));
     net.set(lo, (net.get(lo) ?? 0n) + liquidity);
     net.set(hi, (net.get(hi) ?? 0n) - liquidity);
+    gross.set(lo, (gross.get(lo) ?? 0n) + liquidity);
+    gross.set(hi, (gross.get(hi) ?? 0n) + liquidity);
   }
-  const ticks: V3Tick[] = [...net.entries()].filter(([, n]) => n !== 0n).map(([index, liquidityNet]) => ({ index, liquidityNet })).sort((a, b) => a.index - b.index);
+  // A tick whose positions' net cancels stays initialized (gross > 0): steps still stop there.
+  const ticks: V3Tick[] = [...net.entries()].map(([index, liquidityNet]) => ({ index, liquidityNet, liquidityGross: gross.get(index)! })).sort((a, b) => a.index - b.index);
   // The price somewhere among the positions (they span about ±300 spacings around the center).
   const at = center + Math.round((rand() - 0.5) * 300 * spacing);
   const sqrtPriceX96 = sqrtRatioAtTick(at) + BigInt(Math.floor(rand() * 1e9));
@@ -54,7 +58,7 @@ function randomPool(rand: () => number): V3PoolState {
 
 async function sdkSwap(pool: V3PoolState, zeroForOne: boolean, amountIn: bigint) {
   const provider = new TickListDataProvider(
-    pool.ticks.map((t) => ({ index: t.index, liquidityNet: t.liquidityNet.toString(), liquidityGross: (t.liquidityNet < 0n ? -t.liquidityNet : t.liquidityNet).toString() })),
+    pool.ticks.map((t) => ({ index: t.index, liquidityNet: t.liquidityNet.toString(), liquidityGross: t.liquidityGross.toString() })),
     pool.tickSpacing,
   );
   const r = await v3Swap(JSBI.BigInt(pool.fee), JSBI.BigInt(pool.sqrtPriceX96.toString()), pool.tick, JSBI.BigInt(pool.liquidity.toString()), pool.tickSpacing, provider, zeroForOne, JSBI.BigInt(amountIn.toString()));
@@ -98,8 +102,8 @@ describe('V3 math against @uniswap/v3-sdk', () => {
 
   it('refuses an input the pool cannot fill (runs out of initialized ticks), as the executor does', async () => {
     const ticks = [
-      { index: -600, liquidityNet: 10n ** 18n },
-      { index: 600, liquidityNet: -(10n ** 18n) },
+      { index: -600, liquidityNet: 10n ** 18n, liquidityGross: 10n ** 18n },
+      { index: 600, liquidityNet: -(10n ** 18n), liquidityGross: 10n ** 18n },
     ];
     const sqrtPriceX96 = sqrtRatioAtTick(0);
     const [reserve0, reserve1] = virtualReserves(sqrtPriceX96, 10n ** 18n);

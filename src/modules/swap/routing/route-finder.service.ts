@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PricingService } from '../../pricing/pricing.service';
-import { EXECUTOR_GAS, estimateSwapGas } from '../domain/gas-model';
+import { EXECUTOR_GAS, estimateSwapGas, hopGas } from '../domain/gas-model';
 import { DEFAULT_PATH_SEARCH, rankPaths, type PathSearchOptions, type RankedPath } from '../domain/path-search';
 import { simulateLegs } from '../domain/pool-sim';
 import { DEFAULT_SPLIT, integerShares, SplitSearch, type SplitOptions } from '../domain/split-search';
@@ -170,7 +170,7 @@ export function searchPlans(market: Pick<ChainMarket, 'graph'>, tokenIn: string,
         const restSum = rest.reduce((s, j) => s + found.amounts[j], 0);
         const spread = found.amounts.map((a, j) => (rest.includes(j) ? a + (found.amounts[i] * a) / restSum : 0));
         const loss = found.total - search.total(rest, spread);
-        const gas = Number(EXECUTOR_GAS.perLeg + EXECUTOR_GAS.perHop * BigInt(search.paths[i].pools.length)) * gasPerUnitOut;
+        const gas = Number(search.paths[i].path.hops.reduce((g, h) => g + hopGas(h.pool.kind), EXECUTOR_GAS.perLeg)) * gasPerUnitOut;
         if (gas - loss > dropGain) {
           dropGain = gas - loss;
           drop = i;
