@@ -23,6 +23,8 @@
  */
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { INestApplication } from '@nestjs/common';
@@ -39,6 +41,7 @@ import { buildPoolGraph } from '../src/modules/swap/domain/pool-graph';
 import type { DexProvider, PoolState } from '../src/modules/swap/domain/types';
 import { searchPlans } from '../src/modules/swap/routing/route-finder.service';
 import { PoolIndexer } from '../src/modules/swap/indexer/pool-indexer.service';
+import { RouteFinder } from '../src/modules/swap/routing/route-finder.service';
 import { routerQuality, type QualityRow } from './router-quality';
 
 const int = (name: string, fallback: number): number => {
@@ -142,7 +145,21 @@ async function bringUp(): Promise<Stack> {
   return { devnet, app, baseUrl: `http://127.0.0.1:${port}` };
 }
 
-async function quoteLatency(stack: Stack): Promise<{ p50: number; p99: number; mean: number; n: number }> {
+interface LatencyReport {
+  p50: number;
+  p99: number;
+  mean: number;
+  n: number;
+  /** The router alone (RouteFinder.findRoutes, in process) for the same requests. */
+  routerP50: number;
+  routerP99: number;
+  /** GC pauses during the HTTP run: count, total and longest (ms). */
+  gc: { count: number; totalMs: number; maxMs: number };
+  /** Event-loop delay during the HTTP run (ms). */
+  loopDelayP99: number;
+}
+
+async function quoteLatency(stack: Stack): Promise<LatencyReport> {
   const created = await fetch(`${stack.baseUrl}/admin/accounts`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
@@ -158,7 +175,16 @@ async function quoteLatency(stack: Stack): Promise<{ p50: number; p99: number; m
   ];
   const sender = Wallet.createRandom().address;
   const latencies: number[] = [];
+  const gcPauses: number[] = [];
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcPauses.push(entry.duration);
+  });
+  const loop = monitorEventLoopDelay({ resolution: 1 });
   for (let i = 0; i < SETTINGS.warmup + SETTINGS.n; i++) {
+    if (i === SETTINGS.warmup) {
+      gcObserver.observe({ entryTypes: ['gc'] });
+      loop.enable();
+    }
     const pair = pairs[i % pairs.length];
     const query = new URLSearchParams({ fromChain: '31337', toChain: '31337', fromToken: pair.fromToken, toToken: pair.toToken, amount: pair.amount.toString(), sender });
     const t0 = now();
@@ -168,7 +194,27 @@ async function quoteLatency(stack: Stack): Promise<{ p50: number; p99: number; m
     if (res.status !== 200 || body.code !== 0 || body.data.length === 0) throw new Error(`GET /quote answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
     if (i >= SETTINGS.warmup) latencies.push(elapsed);
   }
-  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), mean: latencies.reduce((a, b) => a + b, 0) / latencies.length, n: latencies.length };
+  gcObserver.disconnect();
+  loop.disable();
+  // The same requests to the router alone, in process (no HTTP, auth, Redis or response).
+  const finder = stack.app.get(RouteFinder);
+  const routerTimes: number[] = [];
+  for (let i = 0; i < SETTINGS.warmup + SETTINGS.n; i++) {
+    const pair = pairs[i % pairs.length];
+    const t0 = now();
+    await finder.findRoutes({ chainId: 31337, tokenIn: pair.fromToken.toLowerCase(), tokenOut: pair.toToken.toLowerCase(), amountIn: pair.amount });
+    if (i >= SETTINGS.warmup) routerTimes.push(now() - t0);
+  }
+  return {
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    mean: latencies.reduce((a, b) => a + b, 0) / latencies.length,
+    n: latencies.length,
+    routerP50: percentile(routerTimes, 50),
+    routerP99: percentile(routerTimes, 99),
+    gc: { count: gcPauses.length, totalMs: gcPauses.reduce((a, b) => a + b, 0), maxMs: Math.max(0, ...gcPauses) },
+    loopDelayP99: loop.percentile(99) / 1e6,
+  };
 }
 
 /** A reproducible pseudo-random graph: a few hub tokens carry most pools, like real DEX graphs. */
@@ -262,6 +308,8 @@ async function main(): Promise<number> {
       failed ||= !met;
       console.log('');
       console.log(`GET /quote end to end (local stack, sequential, N=${http.n}): p50 ${f(http.p50)} ms, p99 ${f(http.p99)} ms, mean ${f(http.mean)} ms — target p50 <= ${TARGET_P50_MS} ms, p99 <= ${TARGET_P99_MS} ms: ${met ? 'met' : 'NOT met'}`);
+      console.log(`  router alone (RouteFinder.findRoutes, same requests): p50 ${f(http.routerP50, 2)} ms, p99 ${f(http.routerP99, 2)} ms`);
+      console.log(`  during the HTTP run: ${http.gc.count} GC pauses, ${f(http.gc.totalMs)} ms in all, longest ${f(http.gc.maxMs)} ms; event-loop delay p99 ${f(http.loopDelayP99)} ms; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
     }
     if (SETTINGS.sections.has('router')) {
       const router = [100, 1_000, 10_000].map(routerCost);
