@@ -16,6 +16,28 @@ import { PoolBook, simulateLegs } from '../src/modules/swap/domain/pool-sim';
 import type { Path, PoolState } from '../src/modules/swap/domain/types';
 import { searchPlans } from '../src/modules/swap/routing/route-finder.service';
 
+/**
+ * What a pool really holds of `token`: V2 its reserve; V3 the tokens locked in its positions
+ * (above the price in token0, below it in token1), not the virtual reserves of the active
+ * liquidity, which for concentrated positions are many times larger than the pool.
+ */
+export function realReserveOf(pool: PoolState, token: string): bigint {
+  if (pool.kind === 'v2') return reserveOf(pool, token);
+  const sp = Number(pool.sqrtPriceX96) / 2 ** 96;
+  const isToken0 = token === pool.token0;
+  let liquidity = 0;
+  let amount = 0;
+  for (let i = 0; i + 1 < pool.ticks.length; i++) {
+    liquidity += Number(pool.ticks[i].liquidityNet);
+    const sa = Math.pow(1.0001, pool.ticks[i].index / 2);
+    const sb = Math.pow(1.0001, pool.ticks[i + 1].index / 2);
+    if (liquidity <= 0) continue;
+    if (isToken0 && sb > sp) amount += liquidity * (1 / Math.max(sa, sp) - 1 / sb);
+    if (!isToken0 && sa < sp) amount += liquidity * (Math.min(sb, sp) - sa);
+  }
+  return BigInt(Math.floor(amount));
+}
+
 export const QUALITY_SIZES = [0.00001, 0.0001, 0.001, 0.01, 0.05, 0.2, 0.5, 1];
 
 export function exhaustiveOptimum(graph: PoolGraph, tokenIn: string, tokenOut: string, amountIn: bigint, chunks: number): bigint {
@@ -71,7 +93,7 @@ export interface QualityRow {
 
 const ratio = (a: bigint, b: bigint): number => (b === 0n ? (a === 0n ? 1 : Infinity) : Number((a * 1_000_000_000n) / b) / 1e9);
 
-/** Every ordered pair of `tokens` at every size in QUALITY_SIZES of the input token's deepest pool. */
+/** Every ordered pair of `tokens` at every size in QUALITY_SIZES of what the input token's deepest pool really holds of it. */
 export function routerQuality(
   graph: PoolGraph,
   pools: PoolState[],
@@ -86,9 +108,9 @@ export function routerQuality(
     const ratios: number[] = [];
     let minVsSdk = Infinity;
     for (const tokenIn of tokens) {
-      const deepest = graph.byToken.get(tokenIn)?.[0];
-      if (!deepest) continue;
-      const depth = reserveOf(deepest, tokenIn);
+      const held = (graph.byToken.get(tokenIn) ?? []).map((pool) => realReserveOf(pool, tokenIn));
+      if (held.length === 0) continue;
+      const depth = held.reduce((a, b) => (b > a ? b : a));
       const amountIn = (depth * BigInt(Math.round(size * 1e9))) / 1_000_000_000n;
       if (amountIn === 0n) continue;
       for (const tokenOut of tokens) {

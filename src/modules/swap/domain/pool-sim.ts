@@ -107,3 +107,10 @@ export function simulateLegs(parts: Array<{ path: Path; amountIn: bigint }>): { 
   }
   return { legs, amountOut: total };
 }
+
+/** Index of the first leg that cannot be swapped when the legs run in order; -1 when all can. */
+export function firstFailingLeg(parts: Array<{ path: Path; amountIn: bigint }>): number {
+  const book = new PoolBook();
+  for (let k = 0; k < parts.length; k++) if (parts[k].amountIn > 0n && !book.runPath(parts[k].path, parts[k].amountIn)) return k;
+  return -1;
+}

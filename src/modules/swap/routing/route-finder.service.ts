@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PricingService } from '../../pricing/pricing.service';
 import { EXECUTOR_GAS, estimateSwapGas, hopGas } from '../domain/gas-model';
 import { DEFAULT_PATH_SEARCH, rankPaths, type PathSearchOptions, type RankedPath } from '../domain/path-search';
-import { simulateLegs } from '../domain/pool-sim';
+import { firstFailingLeg, simulateLegs } from '../domain/pool-sim';
 import { DEFAULT_SPLIT, integerShares, SplitSearch, type SplitOptions } from '../domain/split-search';
 import type { Path, RoutePlan } from '../domain/types';
 import { NATIVE_TOKEN } from '../catalog/token-catalog.service';
@@ -155,6 +155,16 @@ export function searchPlans(market: Pick<ChainMarket, 'graph'>, tokenIn: string,
     const sim = simulateLegs(parts);
     return sim && sim.amountOut > bestSingle ? { tokenIn, tokenOut, amountIn, amountOut: sim.amountOut, legs: sim.legs } : null;
   };
+  // A leg the float model fills but the exact pool cannot (a V3 pool at the very end of its
+  // ticks) sinks the plan: allocate again without that path.
+  const excluded = new Set<number>();
+  for (let retry = 0; retry < 3 && found.order.length > 1; retry++) {
+    const shares = integerShares(amountIn, found.order.map((i) => found.amounts[i]));
+    const failing = firstFailingLeg(found.order.map((i, k) => ({ path: search.paths[i].path, amountIn: shares[k] })));
+    if (failing < 0) break;
+    excluded.add(found.order[failing]);
+    found = search.optimize(x, splitOptions, search.paths.map((_, i) => i).filter((i) => !excluded.has(i)));
+  }
   const best = toPlan(found.order, found.amounts);
   if (best) plans.push(best);
 
@@ -177,7 +187,7 @@ export function searchPlans(market: Pick<ChainMarket, 'graph'>, tokenIn: string,
         }
       }
       if (drop < 0) break;
-      found = search.optimize(x, splitOptions, found.order.filter((j) => j !== drop));
+      found = search.optimize(x, splitOptions, found.order.filter((j) => j !== drop && !excluded.has(j)));
       pruned = true;
     }
     const lean = pruned ? toPlan(found.order, found.amounts) : null;
