@@ -148,6 +148,21 @@ describe('split search', () => {
     }
   });
 
+  it('a V3 pool that cannot take its float share (no liquidity past its range) is used up to what it holds, never overfilled', () => {
+    // Only a ±200-tick position: about 1e18 of token A fills it; the V2 pool takes the rest.
+    const narrow = v3pool(A, B, 0n, 100n * E18, 200);
+    if (narrow.kind !== 'v3') throw new Error('v3 expected');
+    const onlyNarrow = { ...narrow, ticks: narrow.ticks.filter((t) => t.liquidityGross > 0n) };
+    const graph = buildPoolGraph([pool(A, B, 20n * E18, 20n * E18), onlyNarrow]);
+    for (const amount of [E18 / 2n, 2n * E18, 10n * E18]) {
+      const plans = searchPlans({ graph }, A, B, amount);
+      for (const plan of plans) expect(simulateLegs(plan.legs)!.amountOut).toBe(plan.amountOut);
+      const best = bestPlan(plans);
+      const grid = gridOptimum(findPaths(graph, A, B), amount, 200);
+      expect(best.amountOut * 100_000n).toBeGreaterThanOrEqual(grid * 99_999n);
+    }
+  });
+
   it('with gas priced in the output token, also offers the split without legs that do not pay their gas', () => {
     const graph = buildPoolGraph([pool(A, B, 100n * E18, 100n * E18), pool(A, B, 100n * E18, 100n * E18, dex('s')), pool(A, B, 1n * E18, 1n * E18, dex('t'))]);
     const amount = 40n * E18;
