@@ -8,15 +8,23 @@
  *   1. GET /quote over real HTTP (api-key auth, rate limit, validation, routing, quote storage),
  *      sequentially, rotating over a direct, a 2-hop and a 3-hop pair: p50 / p99;
  *   2. the router alone (path search + split search, as RouteFinder runs it) on random graphs of
- *      100, 1,000 and 10,000 pools: graph build time and quote time per pair.
- * Prints a table and, last, one JSON line. Target: GET /quote p50 <= 25 ms.
+ *      100, 1,000 and 10,000 pools: graph build time and quote time per pair;
+ *   3. router quality on the local stack's pools (V2 and V3): for every ordered pair of the
+ *      catalog tokens and trade sizes from 0.001% to 100% of the input token's deepest pool, the
+ *      router's best raw output / an independently computed optimum (bench/router-quality.ts),
+ *      as min / p5 / median per size, and the lowest router / @uniswap/v2-sdk best trade.
+ * Prints tables and, last, one JSON line. Targets: GET /quote p50 <= 5 ms and p99 <= 15 ms;
+ * router >= 0.999 of the optimum at every size.
  *
  * Settings: BENCH_QUOTE_N [300] quotes measured, BENCH_ROUTER_QUERIES [50] per graph size,
  * BENCH_QUOTE_CHAIN_PORT [28565], BENCH_QUOTE_DATABASE_URL [postgres://postgres@127.0.0.1:5432/relay_bench_quote],
- * BENCH_QUOTE_REDIS_URL [redis://127.0.0.1:6379/12], BENCH_LOGS=1 (app logs), BENCH_ENFORCE=1 (exit 1 on a missed target).
+ * BENCH_QUOTE_REDIS_URL [redis://127.0.0.1:6379/12], BENCH_LOGS=1 (app logs), BENCH_ENFORCE=1 (exit 1 on a missed target),
+ * BENCH_SECTIONS [http,router,quality] which sections run, BENCH_QUALITY_CHUNKS [1000] parts of the optimum's search.
  */
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { INestApplication } from '@nestjs/common';
@@ -32,6 +40,12 @@ import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC } from '../scripts/local-stack/
 import { buildPoolGraph } from '../src/modules/swap/domain/pool-graph';
 import type { DexProvider, PoolState } from '../src/modules/swap/domain/types';
 import { searchPlans } from '../src/modules/swap/routing/route-finder.service';
+import { PoolIndexer } from '../src/modules/swap/indexer/pool-indexer.service';
+import { RouteFinder } from '../src/modules/swap/routing/route-finder.service';
+import { SwapQuoteService } from '../src/modules/swap/quotes/swap-quote.service';
+import type { QuoteQueryDto } from '../src/modules/swap/dto/swap-requests.dto';
+import type { Caller } from '../src/common/http/authenticated-request';
+import { routerQuality, type QualityRow } from './router-quality';
 
 const int = (name: string, fallback: number): number => {
   const raw = process.env[name];
@@ -51,8 +65,12 @@ const SETTINGS = {
   warmup: 20,
   logs: process.env.BENCH_LOGS === '1',
   enforce: process.env.BENCH_ENFORCE === '1',
+  sections: new Set((process.env.BENCH_SECTIONS ?? 'http,router,quality').split(',').map((x) => x.trim())),
+  qualityChunks: int('BENCH_QUALITY_CHUNKS', 1000),
 };
-const TARGET_P50_MS = 25;
+const TARGET_P50_MS = 5;
+const TARGET_P99_MS = 15;
+const TARGET_QUALITY = 0.999;
 const ADMIN_TOKEN = `bench-admin-${randomBytes(12).toString('hex')}`;
 const log = (line: string) => console.log(`[bench] ${line}`);
 const now = () => performance.now();
@@ -130,7 +148,24 @@ async function bringUp(): Promise<Stack> {
   return { devnet, app, baseUrl: `http://127.0.0.1:${port}` };
 }
 
-async function quoteLatency(stack: Stack): Promise<{ p50: number; p99: number; mean: number; n: number }> {
+interface LatencyReport {
+  p50: number;
+  p99: number;
+  mean: number;
+  n: number;
+  /** The router alone (RouteFinder.findRoutes, in process) for the same requests. */
+  routerP50: number;
+  routerP99: number;
+  /** The quote service (validation against the catalog, router, Route views, Redis write), in process. */
+  serviceP50: number;
+  serviceP99: number;
+  /** GC pauses during the HTTP run: count, total and longest (ms). */
+  gc: { count: number; totalMs: number; maxMs: number };
+  /** Event-loop delay during the HTTP run (ms). */
+  loopDelayP99: number;
+}
+
+async function quoteLatency(stack: Stack): Promise<LatencyReport> {
   const created = await fetch(`${stack.baseUrl}/admin/accounts`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
@@ -146,7 +181,16 @@ async function quoteLatency(stack: Stack): Promise<{ p50: number; p99: number; m
   ];
   const sender = Wallet.createRandom().address;
   const latencies: number[] = [];
+  const gcPauses: number[] = [];
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcPauses.push(entry.duration);
+  });
+  const loop = monitorEventLoopDelay({ resolution: 1 });
   for (let i = 0; i < SETTINGS.warmup + SETTINGS.n; i++) {
+    if (i === SETTINGS.warmup) {
+      gcObserver.observe({ entryTypes: ['gc'] });
+      loop.enable();
+    }
     const pair = pairs[i % pairs.length];
     const query = new URLSearchParams({ fromChain: '31337', toChain: '31337', fromToken: pair.fromToken, toToken: pair.toToken, amount: pair.amount.toString(), sender });
     const t0 = now();
@@ -156,7 +200,39 @@ async function quoteLatency(stack: Stack): Promise<{ p50: number; p99: number; m
     if (res.status !== 200 || body.code !== 0 || body.data.length === 0) throw new Error(`GET /quote answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
     if (i >= SETTINGS.warmup) latencies.push(elapsed);
   }
-  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), mean: latencies.reduce((a, b) => a + b, 0) / latencies.length, n: latencies.length };
+  gcObserver.disconnect();
+  loop.disable();
+  // The same requests to the router alone, in process (no HTTP, auth, Redis or response).
+  const finder = stack.app.get(RouteFinder);
+  const routerTimes: number[] = [];
+  for (let i = 0; i < SETTINGS.warmup + SETTINGS.n; i++) {
+    const pair = pairs[i % pairs.length];
+    const t0 = now();
+    await finder.findRoutes({ chainId: 31337, tokenIn: pair.fromToken.toLowerCase(), tokenOut: pair.toToken.toLowerCase(), amountIn: pair.amount });
+    if (i >= SETTINGS.warmup) routerTimes.push(now() - t0);
+  }
+  // And to the quote service (what GET /quote runs after auth and rate limiting).
+  const service = stack.app.get(SwapQuoteService);
+  const caller = { account: { id: randomUUID(), address: sender.toLowerCase() } } as unknown as Caller;
+  const serviceTimes: number[] = [];
+  for (let i = 0; i < SETTINGS.warmup + SETTINGS.n; i++) {
+    const pair = pairs[i % pairs.length];
+    const t0 = now();
+    await service.quote(caller, { fromChain: 31337, toChain: 31337, fromToken: pair.fromToken, toToken: pair.toToken, amount: pair.amount.toString(), sender } as QuoteQueryDto, { icons: true });
+    if (i >= SETTINGS.warmup) serviceTimes.push(now() - t0);
+  }
+  return {
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    mean: latencies.reduce((a, b) => a + b, 0) / latencies.length,
+    n: latencies.length,
+    routerP50: percentile(routerTimes, 50),
+    routerP99: percentile(routerTimes, 99),
+    serviceP50: percentile(serviceTimes, 50),
+    serviceP99: percentile(serviceTimes, 99),
+    gc: { count: gcPauses.length, totalMs: gcPauses.reduce((a, b) => a + b, 0), maxMs: Math.max(0, ...gcPauses) },
+    loopDelayP99: loop.percentile(99) / 1e6,
+  };
 }
 
 /** A reproducible pseudo-random graph: a few hub tokens carry most pools, like real DEX graphs. */
@@ -177,7 +253,7 @@ function syntheticPools(poolCount: number, seed: number): { pools: PoolState[]; 
     seen.add(id);
     const [token0, token1] = a < b ? [a, b] : [b, a];
     const reserve = () => BigInt(Math.floor(1e3 + rand() * 1e6)) * 10n ** 18n;
-    pools.push({ address: `0x${randomBytes(20).toString('hex')}`, provider, token0, token1, reserve0: reserve(), reserve1: reserve() });
+    pools.push({ kind: 'v2', address: `0x${randomBytes(20).toString('hex')}`, provider, token0, token1, reserve0: reserve(), reserve1: reserve() });
   }
   return { pools, tokens, hubs };
 }
@@ -228,30 +304,63 @@ function routerCost(poolCount: number): RouterRow {
   };
 }
 
+async function quality(stack: Stack): Promise<QualityRow[]> {
+  const market = await stack.app.get(PoolIndexer).market(31337);
+  const decimals = new Map([...market.tokens.values()].map((t) => [t.address, t.decimals]));
+  const tokens = [...market.tokens.keys()];
+  return routerQuality(market.graph, [...market.pools.values()], decimals, 31337, tokens, SETTINGS.qualityChunks, SETTINGS.logs ? log : undefined);
+}
+
 async function main(): Promise<number> {
   let stack: Stack | undefined;
   try {
     stack = await bringUp();
-    log(`API on ${stack.baseUrl}; measuring GET /quote (${SETTINGS.n} after ${SETTINGS.warmup} warm-up)`);
-    const http = await quoteLatency(stack);
-    const router = [100, 1_000, 10_000].map(routerCost);
     const f = (x: number, d = 1) => x.toFixed(d);
-    console.log('');
-    console.log(`GET /quote end to end (local stack, sequential, N=${http.n}): p50 ${f(http.p50)} ms, p99 ${f(http.p99)} ms, mean ${f(http.mean)} ms — target p50 <= ${TARGET_P50_MS} ms: ${http.p50 <= TARGET_P50_MS ? 'met' : 'NOT met'}`);
-    console.log('');
-    console.log('router on synthetic graphs (path search up to 3 hops + split search, one pair per query)');
-    console.log(`${'pools'.padStart(7)} | ${'tokens'.padStart(6)} | ${'graph build ms'.padStart(14)} | ${'random p50/p99 ms'.padStart(17)} | ${'hub-hub p50/p99 ms'.padStart(18)} | ${'hub x vs 100'.padStart(12)} | candidates/quote`);
-    console.log(`${'-'.repeat(7)}-|-${'-'.repeat(6)}-|-${'-'.repeat(14)}-|-${'-'.repeat(17)}-|-${'-'.repeat(18)}-|-${'-'.repeat(12)}-|-${'-'.repeat(16)}`);
-    for (const row of router) {
-      const pair = (a: number, b: number) => `${f(a, 2)} / ${f(b, 2)}`;
-      console.log(
-        `${String(row.pools).padStart(7)} | ${String(row.tokens).padStart(6)} | ${f(row.buildMs, 2).padStart(14)} | ${pair(row.p50, row.p99).padStart(17)} | ${pair(row.hubP50, row.hubP99).padStart(18)} | ${f(row.hubP50 / router[0].hubP50, 1).padStart(12)} | ${f(row.plans, 1)}`,
-      );
+    let failed = false;
+    const report: Record<string, unknown> = {};
+    if (SETTINGS.sections.has('http')) {
+      log(`API on ${stack.baseUrl}; measuring GET /quote (${SETTINGS.n} after ${SETTINGS.warmup} warm-up)`);
+      const http = await quoteLatency(stack);
+      report.quote = http;
+      const met = http.p50 <= TARGET_P50_MS && http.p99 <= TARGET_P99_MS;
+      failed ||= !met;
+      console.log('');
+      console.log(`GET /quote end to end (local stack, sequential, N=${http.n}): p50 ${f(http.p50)} ms, p99 ${f(http.p99)} ms, mean ${f(http.mean)} ms — target p50 <= ${TARGET_P50_MS} ms, p99 <= ${TARGET_P99_MS} ms: ${met ? 'met' : 'NOT met'}`);
+      console.log(`  router alone (RouteFinder.findRoutes, same requests): p50 ${f(http.routerP50, 2)} ms, p99 ${f(http.routerP99, 2)} ms; quote service (router + views + Redis write): p50 ${f(http.serviceP50, 2)} ms, p99 ${f(http.serviceP99, 2)} ms`);
+      console.log(`  during the HTTP run: ${http.gc.count} GC pauses, ${f(http.gc.totalMs)} ms in all, longest ${f(http.gc.maxMs)} ms; event-loop delay p99 ${f(http.loopDelayP99)} ms; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
     }
-    console.log('graph build runs once per block with pool changes (indexer), not per quote.');
+    if (SETTINGS.sections.has('router')) {
+      const router = [100, 1_000, 10_000].map(routerCost);
+      report.router = router;
+      console.log('');
+      console.log('router on synthetic graphs (path search up to 3 hops + split search, one pair per query)');
+      console.log(`${'pools'.padStart(7)} | ${'tokens'.padStart(6)} | ${'graph build ms'.padStart(14)} | ${'random p50/p99 ms'.padStart(17)} | ${'hub-hub p50/p99 ms'.padStart(18)} | ${'hub x vs 100'.padStart(12)} | candidates/quote`);
+      console.log(`${'-'.repeat(7)}-|-${'-'.repeat(6)}-|-${'-'.repeat(14)}-|-${'-'.repeat(17)}-|-${'-'.repeat(18)}-|-${'-'.repeat(12)}-|-${'-'.repeat(16)}`);
+      for (const row of router) {
+        const pair = (a: number, b: number) => `${f(a, 2)} / ${f(b, 2)}`;
+        console.log(
+          `${String(row.pools).padStart(7)} | ${String(row.tokens).padStart(6)} | ${f(row.buildMs, 2).padStart(14)} | ${pair(row.p50, row.p99).padStart(17)} | ${pair(row.hubP50, row.hubP99).padStart(18)} | ${f(row.hubP50 / router[0].hubP50, 1).padStart(12)} | ${f(row.plans, 1)}`,
+        );
+      }
+      console.log('graph build runs once per block with pool changes (indexer), not per quote.');
+    }
+    if (SETTINGS.sections.has('quality')) {
+      log(`router quality: every ordered pair of the catalog, optimum in ${SETTINGS.qualityChunks} parts`);
+      const rows = await quality(stack);
+      report.quality = rows;
+      const met = rows.every((r) => r.belowTarget === 0 && r.minVsSdk >= 1);
+      failed ||= !met;
+      console.log('');
+      console.log(`router quality on the local stack's pools (best raw output / optimum; target >= ${TARGET_QUALITY} at every size, never below the v2-sdk best trade): ${met ? 'met' : 'NOT met'}`);
+      console.log(`${'size % depth'.padStart(12)} | ${'trades'.padStart(6)} | ${'min'.padStart(8)} | ${'p5'.padStart(8)} | ${'median'.padStart(8)} | ${'< 0.999'.padStart(7)} | min vs v2-sdk`);
+      console.log(`${'-'.repeat(12)}-|-${'-'.repeat(6)}-|-${'-'.repeat(8)}-|-${'-'.repeat(8)}-|-${'-'.repeat(8)}-|-${'-'.repeat(7)}-|-${'-'.repeat(13)}`);
+      for (const r of rows) {
+        console.log(`${(r.size * 100).toPrecision(3).padStart(12)} | ${String(r.trades).padStart(6)} | ${f(r.min, 5).padStart(8)} | ${f(r.p5, 5).padStart(8)} | ${f(r.median, 5).padStart(8)} | ${String(r.belowTarget).padStart(7)} | ${f(r.minVsSdk, 4)}`);
+      }
+    }
     console.log('');
-    console.log(JSON.stringify({ quote: http, router }));
-    return SETTINGS.enforce && http.p50 > TARGET_P50_MS ? 1 : 0;
+    console.log(JSON.stringify(report));
+    return SETTINGS.enforce && failed ? 1 : 0;
   } catch (err) {
     console.error(`bench failed: ${(err as Error).stack ?? String(err)}`);
     return 1;

@@ -79,6 +79,8 @@ describe('gasless swaps (Permit2)', () => {
     expect(q.fee.feeUsd).toBeGreaterThan(0);
     expect(q.quote.amount).toBe(amount.toString());
     expect(BigInt(q.quote.minAmountOut)).toBeLessThanOrEqual(BigInt(q.quote.amountOut));
+    // The best USDC -> WETH route is the Uniswap V3 0.05% pool: the settlement swaps through it (callback).
+    expect(q.quote.providers.map((p: Json) => p.name)).toContain('uniswap-v3');
     expect(q.calldataTemplate).toMatchObject({ to: chain.contracts.gaslessSettler, value: '0' });
     expect(q.calldataTemplate.innerData.endsWith('00'.repeat(65) + '0'.repeat(62))).toBe(true);
     expect(Number(q.deadline)).toBeGreaterThan(Date.now() / 1000 + 60);

@@ -6,6 +6,11 @@ import { REDIS } from '../src/redis/redis.module';
 import { QuoteStore } from '../src/modules/swap/quotes/quote-store.service';
 import { quoteKey } from '../src/modules/swap/quotes/quote-store.service';
 import { SwapTxBuilder } from '../src/modules/swap/execution/swap-tx-builder.service';
+import { PoolIndexer } from '../src/modules/swap/indexer/pool-indexer.service';
+import { buildPoolGraph } from '../src/modules/swap/domain/pool-graph';
+import { searchPlans } from '../src/modules/swap/routing/route-finder.service';
+import { ChainReader } from '../src/modules/swap/indexer/chain-reader';
+import { DEPLOYER_PRIVATE_KEY } from '../scripts/devnet/accounts';
 import { provider as chainProvider, testChain, token, type TestChain } from './support/chain-fixtures';
 import { createAccount, createTestApp, type TestApp } from './support/test-app';
 
@@ -27,6 +32,7 @@ describe('swap routing', () => {
   let key: string;
   let integrator: string;
   let trader: HDNodeWallet;
+  let deployer: Wallet;
 
   const sdkToken = (symbol: string): Token => {
     const found = chain.tokens.find((x) => x.symbol === symbol)!;
@@ -64,6 +70,13 @@ describe('swap routing', () => {
     return receipt;
   };
 
+  /** Until the pool indexer has applied every block mined so far (quotes read its state). */
+  const indexerCaughtUp = async (): Promise<void> => {
+    const head = await rpc.getBlockNumber();
+    for (let i = 0; i < 200 && (t.app.get(PoolIndexer).peek(31337)?.block ?? -1) < head; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(t.app.get(PoolIndexer).peek(31337)?.block).toBeGreaterThanOrEqual(head);
+  };
+
   beforeAll(async () => {
     t = await createTestApp();
     chain = testChain(31337);
@@ -72,7 +85,8 @@ describe('swap routing', () => {
     key = account.apiKey;
     integrator = account.address;
     trader = Wallet.createRandom().connect(rpc);
-    await rpc.send('anvil_setBalance', [trader.address, '0x' + parseEther('100').toString(16)]);
+    deployer = new Wallet(DEPLOYER_PRIVATE_KEY, rpc);
+    await rpc.send('anvil_setBalance', [trader.address, '0x' + parseEther('1000').toString(16)]);
     for (const [symbol, amount] of [['DAI', '100000'], ['USDC', '100000']] as const) {
       const tx = await trader.sendTransaction({ to: token(chain, symbol), data: ERC20.encodeFunctionData('mint', [trader.address, parseUnits(amount, symbol === 'USDC' ? 6 : 18)]) });
       await tx.wait();
@@ -118,19 +132,27 @@ describe('swap routing', () => {
       ['direct', 'WETH', 'USDC', '1', 1],
       ['2-hop', 'DAI', 'WBTC', '5000', 2],
       ['3-hop', 'LINK', 'UNI', '100', 3],
-    ])('%s: the best single path pays exactly what @uniswap/v2-sdk computes on the same reserves', async (_, from, to, human, hops) => {
+    ])('%s: the best V2 single path pays exactly what @uniswap/v2-sdk computes on the same reserves; no route pays less', async (_, from, to, human, hops) => {
       const decimals = chain.tokens.find((x) => x.symbol === from)!.decimals;
       const amount = parseUnits(human, decimals);
+      await indexerCaughtUp();
       const expected = await sdkBest(from, to, amount);
       expect(expected.hops).toBe(hops);
       const res = await quote({ fromToken: token(chain, from), toToken: token(chain, to), amount: amount.toString(), Integrator: 'acme' }).expect(200);
       expect(res.body.code).toBe(0);
       const routes: Route[] = res.body.data;
       expect(routes.length).toBeGreaterThan(0);
-      const singles = routes.filter(singleLeg);
-      const best = singles.reduce((a, b) => (BigInt(b.amountOut) > BigInt(a.amountOut) ? b : a));
-      expect(BigInt(best.amountOut)).toBe(expected.out);
-      expect(best.path).toHaveLength(hops);
+      // The SDK knows V2 pairs only: the router's best single path over the V2 pools it indexed pays exactly the SDK's best trade.
+      const market = t.app.get(PoolIndexer).peek(31337)!;
+      const v2Only = buildPoolGraph([...market.pools.values()].filter((p) => p.kind === 'v2'));
+      const v2Plans = searchPlans({ graph: v2Only }, token(chain, from).toLowerCase(), token(chain, to).toLowerCase(), amount);
+      const v2Single = v2Plans.filter((p) => p.legs.length === 1).reduce((a, b) => (b.amountOut > a.amountOut ? b : a));
+      expect(v2Single.amountOut).toBe(expected.out);
+      expect(v2Single.legs[0].path.hops).toHaveLength(hops);
+      // Over V2 and V3 pools the best route pays at least that.
+      const best = routes[0];
+      expect(BigInt(best.amountOut)).toBeGreaterThanOrEqual(expected.out);
+      const bestHops = best.path.length;
       expect(best).toMatchObject({
         amount: amount.toString(),
         routeKind: 'sameChainSwap',
@@ -142,15 +164,20 @@ describe('swap routing', () => {
         toToken: { address: token(chain, to), symbol: to },
         fees: { integratorFee: '0', routeFee: '0' },
       });
-      expect(BigInt(best.minAmountOut)).toBe((expected.out * 995_000n) / 1_000_000n);
+      expect(BigInt(best.minAmountOut)).toBe((BigInt(best.amountOut) * 995_000n) / 1_000_000n);
       expect(best.amountUsd).toBeGreaterThan(0);
       expect(best.amountOutUsd).toBeGreaterThan(0);
       expect(best.gasFee.gasFeeUsd).toBeGreaterThan(0);
       expect(BigInt(best.gasFee.gasFee)).toBe(BigInt(best.gasFee.gasLimit) * BigInt(best.gasFee.gasPrice));
       expect(best.expiry).toBeGreaterThan(Date.now() / 1000);
       expect(best.quoteId).toMatch(/^0x[0-9a-f]{64}$/);
-      expect(best.path[0]).toMatchObject({ amount: amount.toString(), fromToken: token(chain, from), type: 'swap', provider: { type: 'dex' } });
-      expect(best.path[hops - 1]).toMatchObject({ toToken: token(chain, to), amountOut: best.amountOut });
+      expect(best.path[0]).toMatchObject({ fromToken: token(chain, from), type: 'swap', provider: { type: 'dex' } });
+      // Legs start at the input token (after the previous leg reached the output): their inputs add up to the amount, their outputs to amountOut.
+      const starts = best.path.filter((step: Route, i: number) => i === 0 || best.path[i - 1].toToken === token(chain, to));
+      const ends = best.path.filter((step: Route) => step.toToken === token(chain, to));
+      expect(starts.reduce((sum: bigint, step: Route) => sum + BigInt(step.amount), 0n)).toBe(amount);
+      expect(ends.reduce((sum: bigint, step: Route) => sum + BigInt(step.amountOut), 0n)).toBe(BigInt(best.amountOut));
+      expect(bestHops).toBeGreaterThanOrEqual(starts.length);
       // max_value: ranked by output net of gas in USD.
       const net = routes.map((r) => r.amountOutUsd - r.gasFee.gasFeeUsd);
       expect([...net].sort((a, b) => b - a)).toEqual(net);
@@ -159,7 +186,9 @@ describe('swap routing', () => {
     it('3-hop LINK->UNI crosses both DEX deployments and names both providers', async () => {
       const res = await quote({ fromToken: token(chain, 'LINK'), toToken: token(chain, 'UNI'), amount: parseEther('100').toString() }).expect(200);
       const names = res.body.data[0].providers.map((p: Route) => p.name).sort();
-      expect(names).toEqual(['sushiswap-v2', 'uniswap-v2']);
+      // LINK pairs only with DAI on sushiswap; WETH->UNI may go through the V2 or the V3 pool.
+      expect(names).toEqual(expect.arrayContaining(['sushiswap-v2']));
+      expect(names.some((n: string) => n === 'uniswap-v2' || n === 'uniswap-v3')).toBe(true);
     });
 
     it('splits a large trade across pools when that pays more than any single path', async () => {
@@ -241,6 +270,105 @@ describe('swap routing', () => {
       });
       expect(status.body.data.provider.key).toContain('v2');
       expect(typeof status.body.data.updatedAtMs).toBe('number');
+    });
+
+    it('a split whose legs share a pool executes leg after leg and delivers exactly the quoted output', async () => {
+      const receiver = Wallet.createRandom().address;
+      const amount = parseEther('400000');
+      const mint = await trader.sendTransaction({ to: token(chain, 'DAI'), data: ERC20.encodeFunctionData('mint', [trader.address, amount]) });
+      await mint.wait();
+      await indexerCaughtUp();
+      const single = await sdkBest('DAI', 'WBTC', amount);
+      const q = await quote({ fromToken: token(chain, 'DAI'), toToken: token(chain, 'WBTC'), amount: amount.toString(), receiver }).expect(200);
+      const stores = await Promise.all(q.body.data.map((r: Route) => t.app.get(QuoteStore).load(r.quoteId)));
+      // The raw-best split: the candidate with the most output.
+      const split = stores.filter((s) => s!.plan.legs.length > 1).reduce((a, b) => (BigInt(b!.plan.amountOut) > BigInt(a!.plan.amountOut) ? b : a))!;
+      const pools = split.plan.legs.flatMap((leg: { hops: Array<{ pool: string }> }) => [...new Set(leg.hops.map((h) => h.pool))]);
+      expect(new Set(pools).size).toBeLessThan(pools.length);
+      expect(BigInt(split.plan.amountOut)).toBeGreaterThan(single.out);
+      const built = await t.http().post('/build-path-by-id').set('api-key', key).send({ quoteId: split.quoteId }).expect(200);
+      const approve = await trader.sendTransaction({ to: token(chain, 'DAI'), data: ERC20.encodeFunctionData('approve', [built.body.data.allowanceTarget, amount]) });
+      await approve.wait();
+      const receipt = await send(built.body.data);
+      expect(receipt.status).toBe(1);
+      expect(receipt.gasUsed).toBeLessThanOrEqual(BigInt(split.plan.gasLimit));
+      const got = await balance('WBTC', receiver);
+      expect(got).toBe(BigInt(split.plan.amountOut));
+      expect(got).toBeGreaterThanOrEqual(BigInt(split.plan.minAmountOut));
+      // The trade moved prices a lot: later quotes must see it.
+      await indexerCaughtUp();
+    });
+
+    it('a swap routed through a V3 pool (WETH -> USDC, 0.05% tier) executes and delivers exactly the quoted output', async () => {
+      const receiver = Wallet.createRandom().address;
+      const amount = parseEther('2');
+      await indexerCaughtUp();
+      const q = await quote({ fromToken: token(chain, 'WETH'), toToken: token(chain, 'USDC'), amount: amount.toString(), receiver }).expect(200);
+      const best: Route = q.body.data[0];
+      expect(best.providers).toEqual([{ name: 'uniswap-v3', type: 'dex' }]);
+      const stored = (await t.app.get(QuoteStore).load(best.quoteId))!;
+      expect(stored.plan.legs).toHaveLength(1);
+      expect(stored.plan.legs[0].hops).toEqual([expect.objectContaining({ kind: 'v3', pool: chain.contracts['v3pool:WETH/USDC:500'].toLowerCase(), feeBps: 0 })]);
+      // Better than any V2 route: the V3 pool's fee and concentrated depth.
+      expect(BigInt(best.amountOut)).toBeGreaterThan((await sdkBest('WETH', 'USDC', amount)).out);
+      const wrap = await trader.sendTransaction({ to: token(chain, 'WETH'), data: new Interface(['function deposit() payable']).encodeFunctionData('deposit'), value: amount });
+      await wrap.wait();
+      const built = await t.http().post('/build-path-by-id').set('api-key', key).send({ quoteId: best.quoteId }).expect(200);
+      const approve = await trader.sendTransaction({ to: token(chain, 'WETH'), data: ERC20.encodeFunctionData('approve', [built.body.data.allowanceTarget, amount]) });
+      await approve.wait();
+      const receipt = await send(built.body.data);
+      expect(receipt.status).toBe(1);
+      expect(receipt.gasUsed).toBeLessThanOrEqual(BigInt(best.gasFee.gasLimit));
+      const got = await balance('USDC', receiver);
+      expect(got).toBe(BigInt(best.amountOut));
+      expect(got).toBeGreaterThanOrEqual(BigInt(best.minAmountOut));
+      const status = await t.http().get('/status').set('api-key', key).query({ txHash: receipt.hash, fromChain: 31337 }).expect(200);
+      expect(status.body.data).toMatchObject({ status: 'completed', provider: { key: 'uniswap-v3' } });
+
+      // The indexer follows the pool from its Swap event: price, tick and liquidity as on chain.
+      await indexerCaughtUp();
+      const pool = new Contract(chain.contracts['v3pool:WETH/USDC:500'], ['function slot0() view returns (uint160, int24, uint16, uint16, uint16, uint8, bool)', 'function liquidity() view returns (uint128)'], rpc);
+      const [[sqrtPriceX96, tick], liquidity] = (await Promise.all([pool.slot0(), pool.liquidity()])) as [[bigint, bigint], bigint];
+      const indexed = t.app.get(PoolIndexer).peek(31337)!.pools.get(chain.contracts['v3pool:WETH/USDC:500'].toLowerCase())!;
+      expect(indexed).toMatchObject({ kind: 'v3', sqrtPriceX96, tick: Number(tick), liquidity });
+    });
+
+    it('a split across V2 and V3 pools executes and delivers exactly the quoted output', async () => {
+      const receiver = Wallet.createRandom().address;
+      const amount = parseEther('150');
+      await indexerCaughtUp();
+      const q = await quote({ fromToken: ZeroAddress, toToken: token(chain, 'USDC'), amount: amount.toString(), receiver }).expect(200);
+      const stores = await Promise.all(q.body.data.map((r: Route) => t.app.get(QuoteStore).load(r.quoteId)));
+      const split = stores.find((s) => s!.plan.legs.length > 1)!;
+      const kinds = new Set(split.plan.legs.flatMap((leg: { hops: Array<{ kind?: string }> }) => leg.hops.map((h) => h.kind)));
+      expect(kinds).toEqual(new Set(['v2', 'v3']));
+      const built = await t.http().post('/build-path-by-id').set('api-key', key).send({ quoteId: split.quoteId }).expect(200);
+      const receipt = await send(built.body.data);
+      expect(receipt.status).toBe(1);
+      expect(receipt.gasUsed).toBeLessThanOrEqual(BigInt(split.plan.gasLimit));
+      const got = await balance('USDC', receiver);
+      expect(got).toBe(BigInt(split.plan.amountOut));
+      expect(got).toBeGreaterThanOrEqual(BigInt(split.plan.minAmountOut));
+      await indexerCaughtUp();
+    });
+
+    it('the indexer follows V3 positions from Mint and Burn events: the same ticks and liquidity as a fresh read', async () => {
+      const helper = new Contract(chain.contracts.uniswapV3LiquidityHelper, ['function mint(address pool, int24 tickLower, int24 tickUpper, uint128 liquidity)'], deployer);
+      const address = chain.contracts['v3pool:WETH/USDC:500'];
+      const weth = new Contract(token(chain, 'WETH'), ['function deposit() payable', 'function transfer(address,uint256) returns (bool)'], deployer);
+      await (await weth.deposit({ value: parseEther('50') })).wait();
+      await (await weth.transfer(chain.contracts.uniswapV3LiquidityHelper, parseEther('50'))).wait();
+      await (await new Contract(token(chain, 'USDC'), ['function mint(address,uint256)'], deployer).mint(chain.contracts.uniswapV3LiquidityHelper, parseUnits('200000', 6))).wait();
+      // A new position around the current price (new ticks, active liquidity up) and one below it.
+      const indexedBefore = t.app.get(PoolIndexer).peek(31337)!.pools.get(address.toLowerCase()) as { tick: number };
+      const at = Math.floor(indexedBefore.tick / 10) * 10;
+      await (await helper.mint(address, at - 370, at + 430, 10n ** 15n)).wait();
+      await (await helper.mint(address, at - 2000, at - 1000, 10n ** 14n)).wait();
+      await indexerCaughtUp();
+      const fresh = await new ChainReader(rpc).v3State(address.toLowerCase());
+      const indexed = t.app.get(PoolIndexer).peek(31337)!.pools.get(address.toLowerCase());
+      expect(indexed).toMatchObject({ kind: 'v3', sqrtPriceX96: fresh.sqrtPriceX96, tick: fresh.tick, liquidity: fresh.liquidity, ticks: fresh.ticks });
+      expect(fresh.ticks.map((x) => x.index)).toEqual(expect.arrayContaining([at - 370, at + 430, at - 2000, at - 1000]));
     });
 
     it('native in: ETH -> USDC through build-path-by-id, no approval needed', async () => {

@@ -3,6 +3,7 @@ import { ANVIL_TEST_ACCOUNTS, DEPLOYER_ADDRESS, DEPLOYER_PRIVATE_KEY } from './a
 import type { ArtifactSet, ContractArtifact } from './compile';
 import { type NpmArtifacts, pairInitCodeHash } from './npm-artifacts';
 import { deployGaslessSettler } from './deploy-gasless';
+import { deployV3, planV3Pools } from './deploy-v3';
 import { type Permit2Placement, deployPermit2 } from './permit2';
 import { DEPLOYER_ETH, DEX_CONTRACT_KEYS, type DexId, MINTABLE_TOKENS, POOLS, SECONDS_PER_YEAR, TEST_ACCOUNT_GRANTS, VAULT_VENUES, WETH_TOKEN, poolKey, vaultKey } from './plan';
 import { GAS, TxSender, hexQuantity } from './tx-sender';
@@ -67,9 +68,11 @@ export async function deployFresh(
   const permit2 = await deployPermit2(provider, sender, npm.permit2.bytecode);
   contracts.permit2 = permit2.address;
 
-  // 4. One wrap covers every WETH amount handed out below (pools + test accounts).
+  // 4. One wrap covers every WETH amount handed out below (V2 and V3 pools + test accounts).
+  const v3Pools = planV3Pools(token);
   const wethNeeded =
     POOLS.reduce((sum, p) => sum + (p.tokenA === 'WETH' ? parseEther(p.amountA) : 0n) + (p.tokenB === 'WETH' ? parseEther(p.amountB) : 0n), 0n) +
+    v3Pools.reduce((sum, p) => sum + (p.token0.symbol === 'WETH' ? p.need0 : 0n) + (p.token1.symbol === 'WETH' ? p.need1 : 0n), 0n) +
     parseEther(TEST_ACCOUNT_GRANTS.WETH ?? '0') * BigInt(ANVIL_TEST_ACCOUNTS.length);
   await sender.send({ label: 'wrap WETH', to: contracts.weth, data: wethIface.encodeFunctionData('deposit'), value: wethNeeded, gasLimit: GAS.call });
 
@@ -98,6 +101,12 @@ export async function deployFresh(
     // LP tokens go to the deployer; nobody needs to withdraw them.
     await sender.send({ label: `mint LP ${key}`, to: pair, data: pairIface.encodeFunctionData('mint', [DEPLOYER_ADDRESS]), gasLimit: GAS.call });
   }
+
+  // 5b. Uniswap V3: factory, pools of several fee tiers, concentrated positions.
+  await deployV3(sender, npm, requireArtifact(artifacts, 'V3LiquidityHelper'), contracts, v3Pools, async (label, to, t, units) => {
+    const data = t.symbol === 'WETH' ? wethIface.encodeFunctionData('transfer', [to, units]) : tokenIface.encodeFunctionData('mint', [to, units]);
+    await sender.send({ label, to: t.address, data, gasLimit: GAS.call });
+  });
 
   // 6. Test balances for anvil's default accounts 0..4.
   for (const account of ANVIL_TEST_ACCOUNTS) {

@@ -7,7 +7,7 @@ import { withAutomine } from './mining';
 import { markerMatchesChain, readMarker, writeMarker } from './marker';
 import { type NpmArtifacts, loadNpmArtifacts, routerMatchesPairInitCode } from './npm-artifacts';
 import { DEFAULT_STATE_DIR } from './paths';
-import { FUND_ETH, MINTABLE_TOKENS, POOLS, TEST_ACCOUNT_GRANTS, VAULT_VENUES } from './plan';
+import { FUND_ETH, MINTABLE_TOKENS, POOLS, TEST_ACCOUNT_GRANTS, V3_POOLS, VAULT_VENUES } from './plan';
 import { hexQuantity } from './tx-sender';
 import type { DevnetChain } from './types';
 
@@ -99,10 +99,11 @@ function computePlanHash(artifacts: ArtifactSet, npm: NpmArtifacts): string {
   return createHash('sha256')
     .update(
       JSON.stringify({
-        v: 2,
+        v: 3,
         deployer: DEPLOYER_ADDRESS,
         tokens: MINTABLE_TOKENS,
         pools: POOLS,
+        v3Pools: V3_POOLS,
         grants: TEST_ACCOUNT_GRANTS,
         accounts: ANVIL_TEST_ACCOUNTS.map((a) => a.address),
         venues: VAULT_VENUES,

@@ -13,6 +13,9 @@ export interface NpmArtifacts {
   uniswapV2Pair: ContractArtifact;
   uniswapV2Router02: ContractArtifact;
   weth9: ContractArtifact;
+  /** Uniswap V3 core (the factory deploys pools itself; the pool's creation code gives their CREATE2 addresses). */
+  uniswapV3Factory: ContractArtifact;
+  uniswapV3Pool: ContractArtifact;
   /** Canonical Permit2 creation code (no constructor args); CREATE2 with the canonical salt lands on 0x000000000022D4... */
   permit2: ContractArtifact;
 }
@@ -25,6 +28,8 @@ export function loadNpmArtifacts(): NpmArtifacts {
     uniswapV2Pair: readTruffleArtifact('@uniswap/v2-core', 'build/UniswapV2Pair.json'),
     uniswapV2Router02: readTruffleArtifact('@uniswap/v2-periphery', 'build/UniswapV2Router02.json'),
     weth9: readTruffleArtifact('@uniswap/v2-periphery', 'build/WETH9.json'),
+    uniswapV3Factory: readTruffleArtifact('@uniswap/v3-core', 'artifacts/contracts/UniswapV3Factory.sol/UniswapV3Factory.json'),
+    uniswapV3Pool: readTruffleArtifact('@uniswap/v3-core', 'artifacts/contracts/UniswapV3Pool.sol/UniswapV3Pool.json'),
     permit2: readPermit2(),
   };
   return cached;
@@ -33,6 +38,11 @@ export function loadNpmArtifacts(): NpmArtifacts {
 /** keccak256 of the pair creation code: what UniswapV2Library.pairFor must have hard-coded. */
 export function pairInitCodeHash(artifacts: NpmArtifacts): string {
   return keccak256(artifacts.uniswapV2Pair.bytecode);
+}
+
+/** keccak256 of the V3 pool creation code: the factory deploys pools with CREATE2 from it. */
+export function v3PoolInitCodeHash(artifacts: NpmArtifacts): string {
+  return keccak256(artifacts.uniswapV3Pool.bytecode);
 }
 
 /**

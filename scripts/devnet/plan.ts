@@ -59,6 +59,48 @@ export const POOLS: readonly PoolSpec[] = [
   { dex: 'sushiswap-v2', tokenA: 'USDC', tokenB: 'WBTC', amountA: '1200000', amountB: '20' },
 ];
 
+/** Uniswap V3 fee tiers (hundredths of a basis point) and their tick spacing, as the factory enables them. */
+export const V3_TICK_SPACING: Readonly<Record<number, number>> = { 100: 1, 500: 10, 3000: 60, 10000: 200 };
+
+/** DevnetChain.contracts keys of the Uniswap V3 deployment (factory; positions are added through the helper). */
+export const V3_CONTRACT_KEYS = { factory: 'uniswapV3Factory', liquidityHelper: 'uniswapV3LiquidityHelper' } as const;
+
+export interface V3PositionSpec {
+  /** Price range in percent around the pool's initial price (e.g. [-5, 5]), or the full tick range. */
+  range: readonly [number, number] | 'full';
+  /** Value of the position at the initial price, in USD. */
+  usd: number;
+}
+
+export interface V3PoolSpec {
+  tokenA: string;
+  tokenB: string;
+  fee: 100 | 500 | 3000 | 10000;
+  positions: readonly V3PositionSpec[];
+}
+
+/**
+ * Uniswap V3 pools beside the V2 deployments, priced at USD_PRICES. Several fee tiers, and
+ * concentrated positions at different ranges so swaps cross initialized ticks:
+ *  - WETH/USDC 0.05%: deep liquidity within ±2% and ±10%, thin full range; the best venue for
+ *    small WETH/USDC trades, worse than the V2 pools beyond its ranges (a split across both);
+ *  - WETH/USDC 0.3%: full range only;
+ *  - WBTC/WETH 0.3% and DAI/USDC 0.01%: narrow and wide positions;
+ *  - UNI/WETH 1%: full range.
+ */
+export const V3_POOLS: readonly V3PoolSpec[] = [
+  { tokenA: 'WETH', tokenB: 'USDC', fee: 500, positions: [{ range: [-2, 2], usd: 4_000_000 }, { range: [-10, 10], usd: 2_000_000 }, { range: 'full', usd: 200_000 }] },
+  { tokenA: 'WETH', tokenB: 'USDC', fee: 3000, positions: [{ range: 'full', usd: 3_000_000 }] },
+  { tokenA: 'WBTC', tokenB: 'WETH', fee: 3000, positions: [{ range: [-5, 5], usd: 1_500_000 }, { range: [-30, 20], usd: 1_000_000 }, { range: 'full', usd: 300_000 }] },
+  { tokenA: 'DAI', tokenB: 'USDC', fee: 100, positions: [{ range: [-0.5, 0.5], usd: 3_000_000 }, { range: [-3, 3], usd: 500_000 }] },
+  { tokenA: 'UNI', tokenB: 'WETH', fee: 10000, positions: [{ range: 'full', usd: 600_000 }] },
+];
+
+/** DevnetChain.contracts key of a V3 pool, e.g. `v3pool:WETH/USDC:500` (not `pool:`, which names V2 pairs). */
+export function v3PoolKey(pool: Pick<V3PoolSpec, 'tokenA' | 'tokenB' | 'fee'>): string {
+  return `v3pool:${pool.tokenA}/${pool.tokenB}:${pool.fee}`;
+}
+
 /** DevnetChain.contracts key of a pool, e.g. `pool:uniswap-v2:WETH/USDC`. */
 export function poolKey(pool: Pick<PoolSpec, 'dex' | 'tokenA' | 'tokenB'>): string {
   return `pool:${pool.dex}:${pool.tokenA}/${pool.tokenB}`;

@@ -1,5 +1,5 @@
 import type { DevnetChain } from '../devnet/deploy';
-import { DEX_CONTRACT_KEYS, type DexId, VAULT_VENUES, vaultKey } from '../devnet/plan';
+import { DEX_CONTRACT_KEYS, type DexId, V3_CONTRACT_KEYS, VAULT_VENUES, vaultKey } from '../devnet/plan';
 
 const DEX_NAMES: Record<DexId, string> = { 'uniswap-v2': 'Uniswap V2', 'sushiswap-v2': 'SushiSwap V2' };
 
@@ -50,7 +50,8 @@ export function chainsFileFor(chains: DevnetChain[], exchangeApiUrl?: string): {
         venues: venuesOf(chain),
         dexes: (Object.keys(DEX_CONTRACT_KEYS) as DexId[])
           .filter((dex) => chain.contracts[DEX_CONTRACT_KEYS[dex].factory])
-          .map((dex) => ({ key: dex, name: DEX_NAMES[dex], type: 'uniswap-v2', factory: chain.contracts[DEX_CONTRACT_KEYS[dex].factory], feeBps: 30 })),
+          .map((dex): { key: string; name: string; type: string; factory: string; feeBps: number } => ({ key: dex, name: DEX_NAMES[dex], type: 'uniswap-v2', factory: chain.contracts[DEX_CONTRACT_KEYS[dex].factory], feeBps: 30 }))
+          .concat(chain.contracts[V3_CONTRACT_KEYS.factory] ? [{ key: 'uniswap-v3', name: 'Uniswap V3', type: 'uniswap-v3', factory: chain.contracts[V3_CONTRACT_KEYS.factory], feeBps: 0 }] : []),
         pricing: {
           nativeUsdPool: usdc && weth && pair ? { pair, wrappedNative: weth, stable: usdc.address, stableDecimals: usdc.decimals } : undefined,
           staticNativeUsd: 3000,

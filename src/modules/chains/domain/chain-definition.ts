@@ -58,10 +58,10 @@ export class DexDef {
   /** Stable id, e.g. uniswap-v2; shown as provider name in routes. */
   @IsString() @Matches(/^[a-z0-9-]+$/) key: string;
   @IsString() @MinLength(1) name: string;
-  /** Pool math the router applies; only constant-product V2 pools for now. */
-  @IsIn(['uniswap-v2']) type: 'uniswap-v2';
+  /** Pool math the router applies: constant-product V2 pairs, or Uniswap V3 concentrated-liquidity pools (every fee tier). */
+  @IsIn(['uniswap-v2', 'uniswap-v3']) type: 'uniswap-v2' | 'uniswap-v3';
   @Matches(ADDRESS) factory: string;
-  /** LP fee in basis points (30 for Uniswap V2). */
+  /** LP fee in basis points (30 for Uniswap V2); V3 pools carry their own fee tier, so 0 there. */
   @IsInt() @Min(0) @Max(1000) feeBps: number;
 }
 

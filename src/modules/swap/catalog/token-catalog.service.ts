@@ -66,4 +66,15 @@ export function tokenView(token: TokenInfo): { address: string; chainId: number;
   return { address: checksum(token.address), chainId: token.chainId, decimals: token.decimals, logoUrl: token.logoUrl, name: token.name, symbol: token.symbol };
 }
 
-export const checksum = (address: string): string => getAddress(address);
+/** EIP-55 checksums are a keccak each; a route repeats the same few addresses, so they are memoized (bounded). */
+const CHECKSUMS = new Map<string, string>();
+const CHECKSUM_CACHE_SIZE = 10_000;
+export const checksum = (address: string): string => {
+  let cased = CHECKSUMS.get(address);
+  if (cased === undefined) {
+    cased = getAddress(address);
+    if (CHECKSUMS.size >= CHECKSUM_CACHE_SIZE) CHECKSUMS.clear();
+    CHECKSUMS.set(address, cased);
+  }
+  return cased;
+};

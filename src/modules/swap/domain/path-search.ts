@@ -1,4 +1,5 @@
 import { otherToken, pairKey, type PoolGraph } from './pool-graph';
+import { floatStatic, floatSwap, freshStateInto } from './float-sim';
 import type { Path, PoolState } from './types';
 
 export interface PathSearchOptions {
@@ -52,4 +53,112 @@ export function findPaths(graph: PoolGraph, tokenIn: string, tokenOut: string, o
 
 export function poolsOf(path: Path): string[] {
   return path.hops.map((h) => h.pool.address);
+}
+
+/** A path with its float-model output for the full input and for a small slice of it. */
+export interface RankedPath {
+  path: Path;
+  full: number;
+  slice: number;
+}
+
+export interface RankedPaths {
+  /** Best by full-amount output, best first. */
+  byFull: RankedPath[];
+  /** Best by output for amount/SLICE (a shallow pool at a good price), best first. */
+  bySlice: RankedPath[];
+  /** Best by full-amount output among paths of 1, 2 and 3 hops. */
+  bestByLength: Array<RankedPath | undefined>;
+  /** Paths evaluated. */
+  seen: number;
+}
+
+export const SLICE = 32;
+
+/** Keeps the `size` best by score in a small sorted array. */
+function offer(list: RankedPath[], size: number, item: () => RankedPath, score: number, key: (r: RankedPath) => number): void {
+  if (list.length >= size && score <= key(list[list.length - 1])) return;
+  const made = item();
+  let i = list.length;
+  while (i > 0 && key(list[i - 1]) < score) i--;
+  list.splice(i, 0, made);
+  if (list.length > size) list.pop();
+}
+
+/**
+ * findPaths and a first ranking in one walk: each path's float-model output (float-sim.ts) is
+ * carried hop by hop, and only the paths that make a shortlist become Path objects. This is
+ * what keeps a quote on a 10,000-pool graph within a few milliseconds.
+ */
+export function rankPaths(graph: PoolGraph, tokenIn: string, tokenOut: string, amountIn: number, keep: { full: number; slice: number }, options: PathSearchOptions = DEFAULT_PATH_SEARCH): RankedPaths {
+  const result: RankedPaths = { byFull: [], bySlice: [], bestByLength: [undefined, undefined, undefined], seen: 0 };
+  if (tokenIn === tokenOut) return result;
+  const visited = new Set<string>([tokenIn]);
+  const stack: PoolState[] = [];
+  const tokens: string[] = [tokenIn];
+  const fullAt: number[] = [amountIn];
+  const sliceAt: number[] = [amountIn / SLICE];
+  const state = new Float64Array(3);
+
+  const through = (pool: PoolState, token: string, x: number): number => {
+    if (!(x > 0)) return 0;
+    const st = floatStatic(pool);
+    if (st.kind === 'v2') {
+      const zeroForOne = token === pool.token0;
+      const gx = st.g * x;
+      return (gx * (zeroForOne ? st.r1 : st.r0)) / ((zeroForOne ? st.r0 : st.r1) + gx);
+    }
+    return floatSwap(st, freshStateInto(st, state), token === pool.token0, x, false);
+  };
+  // Pools into tokenOut by their other token: the closing hop without building pair keys per step.
+  const closing = new Map<string, PoolState[]>();
+  for (const pool of graph.byToken.get(tokenOut) ?? []) {
+    const other = otherToken(pool, tokenOut);
+    const list = closing.get(other);
+    if (list) list.push(pool);
+    else closing.set(other, [pool]);
+  }
+  const materialize = (last: PoolState, full: number, slice: number) => (): RankedPath => {
+    const pools = [...stack, last];
+    return { full, slice, path: { hops: pools.map((pool, i) => ({ pool, tokenIn: tokens[i], tokenOut: i + 1 < tokens.length ? tokens[i + 1] : tokenOut })) } };
+  };
+
+  const walk = (token: string, depth: number): void => {
+    for (const pool of closing.get(token) ?? []) {
+      const full = through(pool, token, fullAt[depth]);
+      const slice = through(pool, token, sliceAt[depth]);
+      result.seen++;
+      if (!(slice > 0)) continue;
+      let made: RankedPath | undefined;
+      const once = materialize(pool, full, slice);
+      const get = (): RankedPath => (made ??= once());
+      if (full > 0) {
+        offer(result.byFull, keep.full, get, full, (r) => r.full);
+        const best = result.bestByLength[depth];
+        if (!best || full > best.full) result.bestByLength[depth] = get();
+      }
+      offer(result.bySlice, keep.slice, get, slice, (r) => r.slice);
+    }
+    if (depth + 1 >= options.maxHops) return;
+    const candidates = graph.byToken.get(token) ?? [];
+    const limit = depth === 0 ? candidates.length : Math.min(candidates.length, options.fanOut);
+    for (let i = 0; i < limit; i++) {
+      const pool = candidates[i];
+      const next = otherToken(pool, token);
+      if (next === tokenOut || visited.has(next)) continue;
+      const slice = through(pool, token, sliceAt[depth]);
+      if (!(slice > 0)) continue;
+      visited.add(next);
+      stack.push(pool);
+      tokens.push(next);
+      fullAt[depth + 1] = through(pool, token, fullAt[depth]);
+      sliceAt[depth + 1] = slice;
+      walk(next, depth + 1);
+      tokens.pop();
+      stack.pop();
+      visited.delete(next);
+    }
+  };
+  walk(tokenIn, 0);
+  return result;
 }

@@ -1,4 +1,4 @@
-import type { Hop, Path, PoolState } from './types';
+import type { PoolState } from './types';
 
 const BPS = 10_000n;
 
@@ -15,25 +15,4 @@ export function getAmountOut(amountIn: bigint, reserveIn: bigint, reserveOut: bi
 
 export function reservesFor(pool: PoolState, tokenIn: string): [reserveIn: bigint, reserveOut: bigint] {
   return tokenIn === pool.token0 ? [pool.reserve0, pool.reserve1] : [pool.reserve1, pool.reserve0];
-}
-
-export function hopOut(hop: Hop, amountIn: bigint): bigint {
-  const [reserveIn, reserveOut] = reservesFor(hop.pool, hop.tokenIn);
-  return getAmountOut(amountIn, reserveIn, reserveOut, hop.pool.provider.feeBps);
-}
-
-/** Output of a whole path, and each hop's output (the executor recomputes the same numbers on chain). */
-export function pathOut(path: Path, amountIn: bigint): bigint {
-  let amount = amountIn;
-  for (const hop of path.hops) {
-    amount = hopOut(hop, amount);
-    if (amount === 0n) return 0n;
-  }
-  return amount;
-}
-
-export function pathAmounts(path: Path, amountIn: bigint): bigint[] {
-  const amounts = [amountIn];
-  for (const hop of path.hops) amounts.push(hopOut(hop, amounts[amounts.length - 1]));
-  return amounts;
 }

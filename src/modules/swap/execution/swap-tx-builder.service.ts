@@ -39,7 +39,8 @@ export class SwapTxBuilder {
       amountIn: amount(leg.amountIn, 'leg amountIn'),
       hops: leg.hops.map((hop) => {
         if (!Number.isInteger(hop.feeBps) || hop.feeBps < 0 || hop.feeBps >= 10_000) throw new AppError('VALIDATION_001', 'stored quote has a bad pool fee');
-        return { pool: address(hop.pool, 'pool'), zeroForOne: Boolean(hop.zeroForOne), feeBps: hop.feeBps };
+        if (hop.kind !== undefined && hop.kind !== 'v2' && hop.kind !== 'v3') throw new AppError('VALIDATION_001', 'stored quote has a bad pool kind');
+        return { pool: address(hop.pool, 'pool'), zeroForOne: Boolean(hop.zeroForOne), feeBps: hop.feeBps, kind: hop.kind === 'v3' ? 1 : 0 };
       }),
     }));
     const data = SWAP_EXECUTOR_ABI.encodeFunctionData('swap', [

@@ -7,7 +7,8 @@ import { ChainRegistry } from '../../chains';
 import { PricingService } from '../../pricing';
 import type { DexProvider, PoolState, TokenInfo } from '../domain/types';
 import { type ChainMarket, reindex } from './chain-market';
-import { ChainReader } from './chain-reader';
+import { ChainReader, V3_FEE_TIERS } from './chain-reader';
+import { v3Pool, withPosition, withPrice } from '../domain/v3-state';
 import { PoolSnapshotStore } from './pool-snapshot.store';
 
 /** A getLogs range larger than this is not worth it: re-read everything instead. */
@@ -25,8 +26,10 @@ interface Follower {
 /**
  * Keeps every swap chain's catalog tokens, pools and reserves in memory. At start a chain is
  * read from the Redis copy (or, without one, from the factories: getPair for every catalog
- * token pair of every DEX); afterwards each new block's Sync and PairCreated events are applied
- * with one eth_getLogs, the gas price is refreshed, and the Redis copy rewritten. Quotes read
+ * token pair of every V2 DEX, getPool for every pair and fee tier of every V3 DEX, whose pools'
+ * initialized ticks come from their tick bitmaps); afterwards each new block's pool events (V2
+ * Sync; V3 Initialize, Swap, Mint, Burn) and factory events (PairCreated, PoolCreated) are
+ * applied with one eth_getLogs, the gas price is refreshed, and the Redis copy rewritten. Quotes read
  * only the in-memory state.
  */
 @Injectable()
@@ -152,11 +155,17 @@ export class PoolIndexer implements OnApplicationBootstrap, OnModuleDestroy {
       for (let i = 0; i < tokens.length; i++) {
         for (let j = i + 1; j < tokens.length; j++) {
           const [token0, token1] = tokens[i] < tokens[j] ? [tokens[i], tokens[j]] : [tokens[j], tokens[i]];
+          if (provider.type === 'uniswap-v3') {
+            for (const fee of V3_FEE_TIERS) {
+              lookups.push(reader.getV3Pool(provider.factory, token0, token1, fee).then((address) => (address ? this.readV3Pool(reader, { address, provider, token0, token1, fee }) : null)));
+            }
+            continue;
+          }
           lookups.push(
             reader.getPair(provider.factory, token0, token1).then(async (address) => {
               if (!address) return null;
               const [reserve0, reserve1] = await reader.getReserves(address);
-              return { address, provider, token0, token1, reserve0, reserve1 };
+              return { kind: 'v2' as const, address, provider, token0, token1, reserve0, reserve1 };
             }),
           );
         }
@@ -164,6 +173,10 @@ export class PoolIndexer implements OnApplicationBootstrap, OnModuleDestroy {
     }
     const pools = (await Promise.all(lookups)).filter((p): p is PoolState => p !== null);
     return new Map(pools.map((p) => [p.address, p]));
+  }
+
+  private async readV3Pool(reader: ChainReader, base: { address: string; provider: DexProvider; token0: string; token1: string; fee: number }): Promise<PoolState> {
+    return v3Pool(base, await reader.v3State(base.address));
   }
 
   private schedule(chain: ChainDefinition, follower: Follower): void {
@@ -197,21 +210,30 @@ export class PoolIndexer implements OnApplicationBootstrap, OnModuleDestroy {
     // Nothing traded: the graph and prices stand; only the gas price may have moved.
     if (events.length === 0) return { ...market, gasPrice, block: head };
     const pools = new Map(market.pools);
-    const created: PoolState[] = [];
+    const created: Array<{ address: string; provider: DexProvider; token0: string; token1: string; fee?: number }> = [];
     for (const event of events) {
-      if (event.kind === 'sync') {
-        const pool = pools.get(event.address);
-        if (pool) pools.set(pool.address, { ...pool, reserve0: event.reserve0, reserve1: event.reserve1 });
-      } else if (market.tokens.has(event.token0) && market.tokens.has(event.token1) && !pools.has(event.pair)) {
+      if (event.kind === 'created') {
         const provider = market.providers.find((p) => p.factory === event.factory);
-        if (provider) created.push({ address: event.pair, provider, token0: event.token0, token1: event.token1, reserve0: 0n, reserve1: 0n });
+        if (provider && market.tokens.has(event.token0) && market.tokens.has(event.token1) && !pools.has(event.pair)) {
+          created.push({ address: event.pair, provider, token0: event.token0, token1: event.token1, fee: event.fee });
+        }
+        continue;
       }
+      const pool = pools.get(event.address);
+      if (!pool) continue;
+      if (event.kind === 'sync' && pool.kind === 'v2') pools.set(pool.address, { ...pool, reserve0: event.reserve0, reserve1: event.reserve1 });
+      else if (event.kind === 'v3-price' && pool.kind === 'v3') pools.set(pool.address, withPrice(pool, event.sqrtPriceX96, event.tick, event.liquidity));
+      else if (event.kind === 'v3-position' && pool.kind === 'v3') pools.set(pool.address, withPosition(pool, event.tickLower, event.tickUpper, event.liquidityDelta));
     }
-    // A new pool's first Sync came from an address the log filter did not know yet: read its
-    // reserves directly (later Syncs arrive with the next blocks' logs).
+    // A new pool's first events came from an address the log filter did not know yet: read its
+    // state directly (later events arrive with the next blocks' logs).
     for (const pool of created) {
-      const [reserve0, reserve1] = await reader.getReserves(pool.address);
-      pools.set(pool.address, { ...pool, reserve0, reserve1 });
+      if (pool.provider.type === 'uniswap-v3' && pool.fee !== undefined) {
+        pools.set(pool.address, await this.readV3Pool(reader, { ...pool, fee: pool.fee }));
+      } else {
+        const [reserve0, reserve1] = await reader.getReserves(pool.address);
+        pools.set(pool.address, { kind: 'v2', ...pool, reserve0, reserve1 });
+      }
     }
     return this.publish(chain, reindex({ ...market, pools, gasPrice, block: head }));
   }

@@ -3,13 +3,23 @@ import Redis from 'ioredis';
 import { REDIS } from '../../../redis/redis.module';
 import type { DexProvider, PoolState, TokenInfo } from '../domain/types';
 import type { ChainMarket } from './chain-market';
+import { v3Pool } from '../domain/v3-state';
 
 interface Snapshot {
   configHash: string;
   block: number;
   gasPrice: string;
   tokens: TokenInfo[];
-  pools: Array<{ address: string; provider: string; token0: string; token1: string; reserve0: string; reserve1: string }>;
+  pools: Array<{
+    address: string;
+    provider: string;
+    token0: string;
+    token1: string;
+    reserve0: string;
+    reserve1: string;
+    /** V3 only. */
+    v3?: { fee: number; tickSpacing: number; sqrtPriceX96: string; tick: number; liquidity: string; ticks: Array<[index: number, net: string, gross: string]> };
+  }>;
 }
 
 const key = (chainId: number): string => `swap:pools:${chainId}`;
@@ -39,6 +49,18 @@ export class PoolSnapshotStore {
         token1: p.token1,
         reserve0: p.reserve0.toString(),
         reserve1: p.reserve1.toString(),
+        ...(p.kind === 'v3'
+          ? {
+              v3: {
+                fee: p.fee,
+                tickSpacing: p.tickSpacing,
+                sqrtPriceX96: p.sqrtPriceX96.toString(),
+                tick: p.tick,
+                liquidity: p.liquidity.toString(),
+                ticks: p.ticks.map((t): [number, string, string] => [t.index, t.liquidityNet.toString(), t.liquidityGross.toString()]),
+              },
+            }
+          : {}),
       })),
     };
     await this.redis.set(key(market.chainId), JSON.stringify(snapshot), 'EX', SNAPSHOT_TTL_SECONDS).catch((err: Error) => this.logger.warn(`pool snapshot not saved: ${err.message}`));
@@ -56,7 +78,13 @@ export class PoolSnapshotStore {
       for (const p of snapshot.pools) {
         const provider = byKey.get(p.provider);
         if (!provider) return null;
-        pools.set(p.address, { address: p.address, provider, token0: p.token0, token1: p.token1, reserve0: BigInt(p.reserve0), reserve1: BigInt(p.reserve1) });
+        const base = { address: p.address, provider, token0: p.token0, token1: p.token1 };
+        if (p.v3) {
+          const ticks = p.v3.ticks.map(([index, net, gross]) => ({ index, liquidityNet: BigInt(net), liquidityGross: BigInt(gross) }));
+          pools.set(p.address, v3Pool({ ...base, fee: p.v3.fee }, { sqrtPriceX96: BigInt(p.v3.sqrtPriceX96), tick: p.v3.tick, liquidity: BigInt(p.v3.liquidity), tickSpacing: p.v3.tickSpacing, ticks }));
+        } else {
+          pools.set(p.address, { kind: 'v2', ...base, reserve0: BigInt(p.reserve0), reserve1: BigInt(p.reserve1) });
+        }
       }
       return { block: snapshot.block, gasPrice: BigInt(snapshot.gasPrice), tokens: new Map(snapshot.tokens.map((t) => [t.address, t])), pools };
     } catch {

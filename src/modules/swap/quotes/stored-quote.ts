@@ -6,7 +6,10 @@ export interface PlannedHop {
   tokenIn: string;
   tokenOut: string;
   zeroForOne: boolean;
+  /** V2 LP fee in basis points; 0 for V3 (the pool's own fee applies). */
   feeBps: number;
+  /** Pool kind; absent in quotes stored before V3 support (V2 then). */
+  kind?: 'v2' | 'v3';
   provider: string;
 }
 

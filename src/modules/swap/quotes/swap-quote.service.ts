@@ -6,7 +6,6 @@ import type { Caller } from '../../../common/http/authenticated-request';
 import { AppConfig } from '../../../config/app-config';
 import { checksum, NATIVE_TOKEN, TokenCatalog } from '../catalog/token-catalog.service';
 import type { TokenInfo } from '../domain/types';
-import { hopOut } from '../domain/v2-math';
 import type { ChainMarket } from '../indexer/chain-market';
 import { RouteFinder, type RouteCandidate } from '../routing/route-finder.service';
 import { parseRouteMode } from '../routing/route-ranking';
@@ -113,22 +112,17 @@ export class SwapQuoteService {
         },
         minAmountOut: minAmountOut.toString(),
         minAmountOutUsd: value(tokenOut, minAmountOut),
-        path: candidate.plan.legs.flatMap((leg) => {
-          let amountIn = leg.amountIn;
-          return leg.path.hops.map((hop) => {
-            const out = hopOut(hop, amountIn);
-            const step = {
-              amount: amountIn.toString(),
-              amountOut: out.toString(),
-              fromToken: checksum(hop.tokenIn),
-              toToken: checksum(hop.tokenOut),
-              provider: { name: hop.pool.provider.key, type: 'dex' },
-              type: 'swap' as const,
-            };
-            amountIn = out;
-            return step;
-          });
-        }),
+        // Hop amounts as simulated with the legs in order (a later leg meets the pools the earlier ones moved).
+        path: candidate.plan.legs.flatMap((leg) =>
+          leg.path.hops.map((hop, h) => ({
+            amount: leg.hopAmounts[h].toString(),
+            amountOut: leg.hopAmounts[h + 1].toString(),
+            fromToken: checksum(hop.tokenIn),
+            toToken: checksum(hop.tokenOut),
+            provider: { name: hop.pool.provider.key, type: 'dex' },
+            type: 'swap' as const,
+          })),
+        ),
         providers: uniqueProviders(candidate),
         quoteId,
         receiver: checksum(receiver),
@@ -193,7 +187,8 @@ function executionPlan(
         tokenIn: hop.tokenIn,
         tokenOut: hop.tokenOut,
         zeroForOne: hop.tokenIn === hop.pool.token0,
-        feeBps: hop.pool.provider.feeBps,
+        feeBps: hop.pool.kind === 'v2' ? hop.pool.provider.feeBps : 0,
+        kind: hop.pool.kind,
         provider: hop.pool.provider.key,
       })),
     })),

@@ -7,6 +7,7 @@ import { SWAP_EXECUTOR_ABI } from '../execution/executor-abi';
 import { PoolIndexer } from '../indexer/pool-indexer.service';
 
 const V2_SWAP_TOPIC = id('Swap(address,uint256,uint256,uint256,uint256,address)');
+const V3_SWAP_TOPIC = id('Swap(address,address,int256,int256,uint160,uint128,int24)');
 
 export type SwapStatus = 'pending' | 'src_confirmed' | 'completed' | 'failed';
 
@@ -101,7 +102,7 @@ export class SwapStatusService {
     const market = this.indexer.peek(chainId);
     const seen = new Map<string, string>();
     for (const log of receipt.logs) {
-      if (log.topics[0] !== V2_SWAP_TOPIC) continue;
+      if (log.topics[0] !== V2_SWAP_TOPIC && log.topics[0] !== V3_SWAP_TOPIC) continue;
       const pool = market?.pools.get(log.address.toLowerCase());
       if (pool) seen.set(pool.provider.key, pool.provider.name);
     }
