@@ -6,7 +6,7 @@ export { TxQueryService } from './http/tx-query.service';
 export { SubmissionService } from './intake/submission.service';
 export type { Submitted } from './intake/submission.service';
 export type { Stage, TxStatus } from './core/stage';
-export { RELAY_ORIGINS, RelayTransactionEntity } from './store/relay-transaction.entity';
+export { RelayTransactionEntity } from './store/relay-transaction.entity';
 export type { RelayOrigin } from './store/relay-transaction.entity';
 export { RelayCoreModule } from './relay-core.module';
 export { RelayModule } from './relay.module';

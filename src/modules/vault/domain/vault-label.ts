@@ -1,6 +1,4 @@
-/** Relay rows of vault orders carry labels `vault-<kind>:<quote id>`; the order listener reads no other transaction. */
-export const VAULT_LABEL_PREFIX = 'vault-';
-
+/** Relay rows of vault orders carry labels `vault-<kind>:<quote id>`, so a client's transaction list says what each one was. */
 export function vaultLabel(kind: string, quoteId: string): string {
-  return `${VAULT_LABEL_PREFIX}${kind}:${quoteId}`;
+  return `vault-${kind}:${quoteId}`;
 }

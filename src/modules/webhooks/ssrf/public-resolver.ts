@@ -35,22 +35,3 @@ export async function resolvePublic(host: string, allowPrivate: boolean): Promis
   }
   return addresses;
 }
-
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
-/**
- * A `lookup` for http.request that resolves, checks, and hands the socket exactly the
- * checked addresses, so a DNS answer that changes between check and connect (rebinding)
- * cannot redirect the request.
- */
-export function checkedLookup(allowPrivate: boolean) {
-  return (hostname: string, options: { all?: boolean } | number | undefined, callback: LookupCallback): void => {
-    resolvePublic(hostname, allowPrivate).then(
-      (addresses) => {
-        if (typeof options === 'object' && options?.all) callback(null, addresses);
-        else callback(null, addresses[0].address, addresses[0].family);
-      },
-      (err: Error) => callback(Object.assign(err, { code: 'ENONPUBLIC' }) as NodeJS.ErrnoException, ''),
-    );
-  };
-}
