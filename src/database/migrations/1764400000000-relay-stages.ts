@@ -27,15 +27,15 @@ export class RelayStages1764400000000 implements MigrationInterface {
     await q.query(`UPDATE relay_transactions SET origin = 'vault' WHERE origin LIKE 'vault-%'`);
     await q.query(`ALTER TABLE relay_transactions ALTER COLUMN stage SET NOT NULL`);
     // The public status is a function of the stage; the database refuses a row where they disagree.
+    // No index on stage: a move between in-flight stages then changes no indexed column, so the
+    // claim and the broadcast marks stay HOT updates; in-flight lookups use (status, created_at).
     await q.query(`ALTER TABLE relay_transactions ADD CONSTRAINT relay_transactions_stage_status CHECK (
         (stage IN ('accepted', 'signed', 'broadcast') AND status = 'PENDING')
         OR (stage = 'executed' AND status = 'EXECUTED')
         OR (stage IN ('reverted', 'failed') AND status = 'FAILED'))`);
-    await q.query(`CREATE INDEX relay_transactions_in_flight ON relay_transactions (created_at) WHERE stage IN ('accepted', 'signed', 'broadcast')`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP INDEX relay_transactions_in_flight`);
     await q.query(`ALTER TABLE relay_transactions DROP CONSTRAINT relay_transactions_stage_status`);
     await q.query(`ALTER TABLE relay_transactions DROP COLUMN stage, DROP COLUMN signed_at, DROP COLUMN broadcast_at, DROP COLUMN settled_at, DROP COLUMN origin`);
   }

@@ -1,5 +1,5 @@
 import { joinSql, rawSql, Sql, sql } from '../../../database/sql';
-import { IN_FLIGHT, Move } from '../core/stage';
+import { IN_FLIGHT, Move, statusOf } from '../core/stage';
 
 /**
  * A stage move as SQL: the SET part (stage, the status derived from it, the stage's time
@@ -16,7 +16,7 @@ export function moveWhere(m: Move): Sql {
   return sql`stage = ANY(${[...m.from]}::varchar[])`;
 }
 
-/** Ids of the transactions still in the pipeline. */
+/** Ids of the transactions still in the pipeline (PENDING is exactly the in-flight stages, and it is indexed). */
 export function inFlightTxIds(): Sql {
-  return sql`SELECT id FROM relay_transactions WHERE stage = ANY(${[...IN_FLIGHT]}::varchar[])`;
+  return sql`SELECT id FROM relay_transactions WHERE status = ${statusOf(IN_FLIGHT[0])}`;
 }

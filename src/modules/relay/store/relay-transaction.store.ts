@@ -5,7 +5,7 @@ import { joinSql, rawSql, Sql, sql } from '../../../database/sql';
 import { SqlRunner, SqlStore } from '../../../database/sql-store';
 import { AccountCounters, maxRetriesOf, ReservationRequest, reservationCte, reserveEntryCte, settleCoveredUpdate, settleEntryCte } from '../../accounts';
 import { outboxInsert, TxNotification } from '../../tx-events';
-import { IN_FLIGHT, Move, move, SENT } from '../core/stage';
+import { IN_FLIGHT, Move, move, SENT, statusOf } from '../core/stage';
 import { deleteBroadcastCte, markAcceptedCte } from './relay-broadcast.store';
 import { RelayTransactionEntity } from './relay-transaction.entity';
 import { moveSet, moveWhere } from './relay-transaction.sql';
@@ -24,11 +24,11 @@ export class RelayTransactionStore extends SqlStore {
     return this.manager(runner).findOneBy(RelayTransactionEntity, { id });
   }
 
-  /** In-flight transactions created before `before`, oldest first. */
+  /** In-flight transactions created before `before`, oldest first (PENDING is exactly the in-flight stages, and it is indexed). */
   inFlightBefore(before: Date, limit: number): Promise<RelayTransactionEntity[]> {
     return this.manager()
       .createQueryBuilder(RelayTransactionEntity, 't')
-      .where('t.stage = ANY(:stages)', { stages: [...IN_FLIGHT] })
+      .where('t.status = :pending', { pending: statusOf('accepted') })
       .andWhere('t.created_at < :before', { before })
       .orderBy('t.created_at', 'ASC')
       .limit(limit)
