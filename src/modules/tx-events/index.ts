@@ -4,5 +4,5 @@ export { notificationFor } from './tx-notification';
 export type { TxNotification, TxSignal } from './tx-notification';
 export { TxSignalSubscriber } from './tx-signal.subscriber';
 export { TxStatusEventEntity } from './tx-status-event.entity';
-export { outboxInsert } from './tx-status-event.store';
+export { earlierEventUndispatched, outboxInsert, TxStatusEventStore } from './tx-status-event.store';
 export { TxStatusPublisher, txSignalChannel } from './tx-status.publisher';

@@ -5,6 +5,6 @@ import { TxStatusPublisher } from './tx-status.publisher';
 
 @Module({
   providers: [TxStatusEventStore, TxStatusPublisher, TxSignalSubscriber],
-  exports: [TxStatusPublisher, TxSignalSubscriber],
+  exports: [TxStatusEventStore, TxStatusPublisher, TxSignalSubscriber],
 })
 export class TxEventsModule {}

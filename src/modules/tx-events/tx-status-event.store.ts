@@ -12,11 +12,25 @@ export class TxStatusEventStore extends SqlStore {
     super(dataSource);
   }
 
+  /** The oldest events no consumer has taken yet, locked for the caller's transaction (other dispatchers skip them). */
+  async takeUndispatched(limit: number, runner: SqlRunner): Promise<string[]> {
+    const events = await this.rows<{ id: string }>(sql`SELECT id FROM tx_status_events WHERE dispatched_at IS NULL ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`, runner);
+    return events.map((e) => e.id);
+  }
+
+  /** Moves the outbox cursor past these events. */
+  async markDispatched(eventIds: string[], runner: SqlRunner): Promise<void> {
+    await this.rows(sql`UPDATE tx_status_events SET dispatched_at = now() WHERE id = ANY(${eventIds}::bigint[])`, runner);
+  }
+
   async insert(notification: TxNotification, runner: SqlRunner): Promise<void> {
     const { txId, userId, status, previousStatus } = notification;
     await this.rows(outboxInsert(sql`VALUES (${txId}::uuid, ${userId}::uuid, ${status}, ${previousStatus}, ${JSON.stringify(notification)}::jsonb)`), runner);
   }
 }
+
+/** True for a row aliased `d` (tx_id, event_id) while an earlier event of its transaction is not dispatched yet. */
+export const earlierEventUndispatched = sql`EXISTS (SELECT 1 FROM tx_status_events e WHERE e.tx_id = d.tx_id AND e.id < d.event_id AND e.dispatched_at IS NULL)`;
 
 /**
  * The outbox INSERT, for statements that write the status change themselves (one-statement

@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import Redis from 'ioredis';
 import { runWithTrace } from '../../../common/trace/trace-context';
 import { AppConfig } from '../../../config/app-config';
-import { TxSignalSubscriber } from '../../tx-events';
+import { TxSignalSubscriber, TxStatusEventStore } from '../../tx-events';
 import { SecretBox } from '../crypto/secret-box';
 import { WebhookDeliveryStore } from '../store/webhook-delivery.store';
 import { webhookWakeChannel } from '../webhook-wake';
@@ -29,6 +29,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   constructor(
     private readonly deliveries: WebhookDeliveryStore,
+    private readonly outbox: TxStatusEventStore,
     private readonly queue: WebhookQueue,
     private readonly signals: TxSignalSubscriber,
     private readonly box: SecretBox,
@@ -101,10 +102,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
    */
   private dispatchBatch(limit: number): Promise<{ events: number; deliveries: Array<{ id: string }> }> {
     return this.deliveries.transaction(async (em) => {
-      const eventIds = await this.deliveries.outboxTakeUndispatched(limit, em);
+      const eventIds = await this.outbox.takeUndispatched(limit, em);
       if (eventIds.length === 0) return { events: 0, deliveries: [] };
       const deliveries = await this.deliveries.createForEvents(eventIds, em);
-      await this.deliveries.outboxMarkDispatched(eventIds, em);
+      await this.outbox.markDispatched(eventIds, em);
       return { events: eventIds.length, deliveries };
     });
   }

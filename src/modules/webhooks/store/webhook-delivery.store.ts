@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { sql } from '../../../database/sql';
 import { SqlStore } from '../../../database/sql-store';
+import { earlierEventUndispatched } from '../../tx-events';
 import type { WebhookAuthType } from '../entities/webhook.entity';
 
 /** A delivery claimed for one attempt, with everything the attempt needs. */
@@ -43,16 +44,10 @@ export interface DeadLetterRow {
   deadAt: Date;
 }
 
-/**
- * tx_status_events (owned by tx-events) read from here: an earlier event of delivery `d`'s
- * transaction that is not dispatched yet.
- */
-const EARLIER_EVENT_UNDISPATCHED = sql`EXISTS (SELECT 1 FROM tx_status_events e WHERE e.tx_id = d.tx_id AND e.id < d.event_id AND e.dispatched_at IS NULL)`;
-
 /** An earlier delivery of the same transaction to the same webhook is still open, or an earlier event is not dispatched yet. */
 const BLOCKED = sql`(
   EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.webhook_id = d.webhook_id AND p.tx_id = d.tx_id AND p.event_id < d.event_id AND p.status = 'pending')
-  OR ${EARLIER_EVENT_UNDISPATCHED}
+  OR ${earlierEventUndispatched}
 )`;
 
 /**
@@ -64,20 +59,6 @@ const BLOCKED = sql`(
 export class WebhookDeliveryStore extends SqlStore {
   constructor(@InjectDataSource() dataSource: DataSource) {
     super(dataSource);
-  }
-
-  /**
-   * tx_status_events (owned by tx-events): a batch of undispatched outbox events, locked so
-   * that other dispatchers skip them.
-   */
-  async outboxTakeUndispatched(limit: number, em: EntityManager): Promise<string[]> {
-    const events = await this.rows<{ id: string }>(sql`SELECT id FROM tx_status_events WHERE dispatched_at IS NULL ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`, em);
-    return events.map((e) => e.id);
-  }
-
-  /** tx_status_events (owned by tx-events): moves the outbox cursor past these events. */
-  async outboxMarkDispatched(eventIds: string[], em: EntityManager): Promise<void> {
-    await this.rows(sql`UPDATE tx_status_events SET dispatched_at = now() WHERE id = ANY(${eventIds}::bigint[])`, em);
   }
 
   /** A pending delivery per enabled webhook of each event's account (events from tx_status_events). */
