@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { toQuantity } from 'ethers';
 import { EntityManager } from 'typeorm';
-import { AccountCounters, LedgerService, utcDayStart } from '../../accounts';
+import { AccountCounters, LedgerService } from '../../accounts';
 import { ChainRegistry } from '../../chains';
 import { MetricsService } from '../../metrics';
 import { PricingService } from '../../pricing';
@@ -9,6 +9,7 @@ import { notificationFor, TxNotification, TxStatusPublisher } from '../../tx-eve
 import { weiToMicroUsd } from '../core/fees';
 import { MinedReceipt, receiptJson } from '../core/mined-receipt';
 import { decodeRevertData, revertDataOf } from '../core/revert-decoder';
+import { countersFor, minedCostWei } from '../core/settlement-math';
 import { IN_FLIGHT, minedStage, Move, move, SENT } from '../core/stage';
 import { RelayTransactionEntity } from '../store/relay-transaction.entity';
 import { RelayTransactionStore, SettledFields } from '../store/relay-transaction.store';
@@ -74,13 +75,7 @@ export class SettlementService {
   }
 
   private async minedCost(tx: RelayTransactionEntity, receipt: MinedReceipt): Promise<bigint> {
-    const valueWei = receipt.status === 1 ? BigInt(tx.value) : 0n;
-    // A funding-signed sender pays its own gas from the top-up; the account pays for the top-up.
-    const wei =
-      tx.transactionType === 'funding-signed'
-        ? BigInt(tx.fundingCostWei)
-        : receipt.gasUsed * receipt.effectiveGasPrice + receipt.l1Fee + valueWei + BigInt(tx.fundingCostWei);
-    return this.toMicro(tx.chainId, wei);
+    return this.toMicro(tx.chainId, minedCostWei(tx, receipt));
   }
 
   /**
@@ -158,11 +153,4 @@ interface Outcome {
   fields: Partial<SettledFields>;
   chargedMicro: bigint;
   charge: (em: EntityManager, tx: RelayTransactionEntity, counters: AccountCounters) => Promise<void>;
-}
-
-/** A submission made before today's midnight counted toward yesterday: today's amount is untouched. */
-function countersFor(tx: RelayTransactionEntity, chargedMicro: bigint, success: boolean): AccountCounters {
-  const now = new Date();
-  const dayStart = utcDayStart(now);
-  return { success, daily: tx.createdAt >= dayStart ? { dayStart, now, estimatedMicro: tx.estimatedCostMicro, chargedMicro } : null };
 }
