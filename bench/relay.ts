@@ -29,6 +29,7 @@ import 'reflect-metadata';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { ConsoleLogger, INestApplication, LogLevel } from '@nestjs/common';
@@ -817,8 +818,10 @@ async function main(): Promise<number> {
   const summary = report(results, problems, stack?.logger);
   await shutdown(ref.stack);
   clearTimeout(watchdog);
-  log(`done in ${((now() - started) / 1000).toFixed(1)} s`);
-  console.log(JSON.stringify(summary));
+  // Figures mean little without the machine they ran on (shared machines are noisy).
+  const machine = { cores: cpus().length, loadAverage: loadavg().map((x) => Number(x.toFixed(2))) };
+  log(`done in ${((now() - started) / 1000).toFixed(1)} s on ${machine.cores} cores, load average ${machine.loadAverage.join(' ')}`);
+  console.log(JSON.stringify({ ...summary, machine }));
 
   if (fatal) {
     console.error(`[bench] FAILED: ${fatal instanceof BenchError ? fatal.message : (fatal.stack ?? fatal.message)}`);
