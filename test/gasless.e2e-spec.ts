@@ -215,6 +215,25 @@ describe('gasless swaps (Permit2)', () => {
     await t.http().get('/gasless/quote').query({ ...base, fromChain: 31337, toChain: 31337, sender: user.address, acquisitionMode: 2 }).expect(401);
   });
 
+  it("the swap row follows its settlement's outcome as the relay announces it, without a status read", async () => {
+    const q = (await quote({ fromToken: token(chain, 'USDC'), toToken: token(chain, 'DAI'), amount: parseUnits('30', 6).toString() }).expect(200)).body.data[0];
+    const sub = await submit({ quoteId: q.quoteId, signature: await sign(q) }).expect(200);
+    const db = t.app.get(DataSource);
+    const [relayed] = await db.query('SELECT relay_tx_id FROM gasless_swaps WHERE id = $1', [sub.body.data.swapId]);
+    const [origin] = await db.query('SELECT origin FROM relay_transactions WHERE id = $1', [relayed.relay_tx_id]);
+    expect(origin.origin).toBe('gasless');
+    // Only the relay's own record is polled here; GET /gasless/status (which also catches up) is not called.
+    const deadline = Date.now() + 30_000;
+    let row: Json = {};
+    while (Date.now() < deadline) {
+      [row] = await db.query('SELECT status, execution_tx_hash FROM gasless_swaps WHERE id = $1', [sub.body.data.swapId]);
+      if (row.status !== 'submitted') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(row.status).toBe('executed');
+    expect(row.execution_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+  });
+
   it('GET /gasless/status: 404 for unknown ids and for another account', async () => {
     await t.http().get('/gasless/status').set('api-key', key).query({ id: '00000000-0000-0000-0000-000000000000' }).expect(404);
     await t.http().get('/gasless/status').set('api-key', key).query({ id: 'nope' }).expect(404);

@@ -58,6 +58,7 @@ export class PendingWriter {
       sender: fields.sender ?? null,
       nonce: fields.nonce ?? null,
       origin: fields.origin ?? null,
+      signedAt: stage === 'signed' ? now : null,
     } satisfies Partial<RelayTransactionEntity>);
     const reservation: ReservationRequest = { userId, amountMicro: costMicro, reference: `tx:${tx.id}`, chainId: fields.chainId, now, dayStart: utcDayStart(now) };
     const notification = notificationFor(tx, null);

@@ -100,7 +100,8 @@ export class SettlementService {
 
   /**
    * ONE database transaction: the row under its own lock (which also serialises settlements of
-   * one transaction; a row no longer PENDING is left alone), its update and status event, then
+   * one transaction; a row in a stage the move does not start from is left alone), its update
+   * and status event, then
    * the account: the ledger movement with the daily amount and breaker streak, last, so the
    * account row is locked from there to commit only.
    */

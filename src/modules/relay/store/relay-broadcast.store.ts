@@ -73,6 +73,14 @@ export function markAcceptedCte(hashes: string[]): Sql {
          )`;
 }
 
+/**
+ * The CTE `accepted`: the mined broadcast was certainly accepted by a node (settlement marks it
+ * when the receipt came before the batched mark); only when `when` holds, if given.
+ */
+export function markMinedCte(hash: string, when?: Sql): Sql {
+  return sql`accepted AS (UPDATE relay_broadcasts SET broadcast_at = now() WHERE hash = ${hash} AND broadcast_at IS NULL${when ? sql` AND ${when}` : sql``})`;
+}
+
 /** The CTE `forgotten`: drops a signed transaction that can never be mined (its nonce went to another). */
 export function deleteBroadcastCte(hash: string): Sql {
   return sql`forgotten AS (DELETE FROM relay_broadcasts WHERE hash = ${hash})`;

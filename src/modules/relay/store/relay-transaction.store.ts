@@ -6,7 +6,7 @@ import { SqlRunner, SqlStore } from '../../../database/sql-store';
 import { AccountCounters, maxRetriesOf, ReservationRequest, reservationCte, reserveEntryCte, settleCoveredUpdate, settleEntryCte } from '../../accounts';
 import { outboxInsert, TxNotification } from '../../tx-events';
 import { IN_FLIGHT, Move, move, SENT, statusOf } from '../core/stage';
-import { deleteBroadcastCte, markAcceptedCte } from './relay-broadcast.store';
+import { deleteBroadcastCte, markAcceptedCte, markMinedCte } from './relay-broadcast.store';
 import { RelayTransactionEntity } from './relay-transaction.entity';
 import { moveSet, moveWhere } from './relay-transaction.sql';
 
@@ -54,7 +54,6 @@ export class RelayTransactionStore extends SqlStore {
     );
   }
 
-  /** A row written inside the caller's transaction (a feature's `within`, exchange actions). */
   /** GET /api/txs: newest first, after the `after` row (keyset on created_at, id), filtered. */
   listForUser(userId: string, filter: { status?: string; chainId?: number; label?: string; after?: string }, limit: number): Promise<RelayTransactionEntity[]> {
     const qb = this.manager()
@@ -74,6 +73,7 @@ export class RelayTransactionStore extends SqlStore {
     return (await this.manager().countBy(RelayTransactionEntity, { id: txId, userId })) > 0;
   }
 
+  /** A row written inside the caller's transaction (a feature's `within`, exchange actions). */
   async insert(tx: RelayTransactionEntity, runner: SqlRunner): Promise<void> {
     // INSERT ... RETURNING fills the entity's generated columns (id when absent, created_at, updated_at).
     await this.manager(runner).insert(RelayTransactionEntity, tx);
@@ -140,8 +140,7 @@ export class RelayTransactionStore extends SqlStore {
               RETURNING id, user_id, estimated_cost_micro
                ),
                event AS (${outboxInsert(sql`SELECT id, user_id, ${m.status}, 'PENDING', ${JSON.stringify(notification)}::jsonb FROM row`)}),
-               -- The mined bytes were certainly accepted by a node; the sender leaves this to us when the receipt was there at once.
-               accepted AS (UPDATE relay_broadcasts SET broadcast_at = now() WHERE hash = ${fields.executionTxHash} AND broadcast_at IS NULL AND EXISTS (SELECT 1 FROM row)),
+               ${markMinedCte(fields.executionTxHash ?? '', sql`EXISTS (SELECT 1 FROM row)`)},
                source AS (SELECT user_id, 'tx:' || id AS reference, estimated_cost_micro AS reserved_micro FROM row),
                ${settleEntryCte(cost)}
           ${settleCoveredUpdate(cost, counters)}`,
@@ -156,7 +155,7 @@ export class RelayTransactionStore extends SqlStore {
 
   /** A move to a final stage with its fields, in the caller's transaction; `minedHash` marks that broadcast. */
   async finish(txId: string, m: Move, fields: Partial<SettledFields>, minedHash: string | null, runner: SqlRunner): Promise<void> {
-    const mined = minedHash === null ? sql`` : sql`, accepted AS (UPDATE relay_broadcasts SET broadcast_at = now() WHERE hash = ${minedHash} AND broadcast_at IS NULL)`;
+    const mined = minedHash === null ? sql`` : sql`, ${markMinedCte(minedHash)}`;
     await this.rows(
       sql`WITH row AS (
             UPDATE relay_transactions SET ${moveSet(m)}${minedHash === null ? sql`` : sql`, broadcast_at = COALESCE(broadcast_at, now())`}, ${this.assignments(fields)}
