@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { EnvelopeInterceptor } from '../common/envelope/envelope.interceptor';
 import { AllExceptionsFilter } from '../common/http/all-exceptions.filter';
+import { corsMiddleware, methodsServed, parseCorsOrigins } from '../common/http/cors.middleware';
 import { applyHttpServerLimits } from '../common/http/http-server-limits';
 import { jsonBodyMiddleware } from '../common/http/json-body.middleware';
 import { nulGuardMiddleware } from '../common/http/nul-guard.middleware';
@@ -18,8 +19,13 @@ export function configureApp(app: INestApplication): void {
   const config = app.get(AppConfig);
   const express = app as NestExpressApplication;
   express.disable('x-powered-by');
+  // req.ip: X-Forwarded-For only from the proxies TRUST_PROXY names; otherwise the socket's address.
+  express.set('trust proxy', config.TRUST_PROXY ? config.TRUST_PROXY.split(',').map((p) => p.trim()) : false);
   // Trace id first, so every later failure (including body parsing) reports it.
   express.use(traceIdMiddleware);
+  // Before the body parser: a preflight carries no body and needs no authentication.
+  const router = (express.getHttpAdapter().getInstance() as unknown as { router: { stack: Parameters<typeof methodsServed>[0] } }).router;
+  express.use(corsMiddleware(parseCorsOrigins(config.CORS_ORIGINS), () => router.stack));
   if (config.ACCESS_LOG) express.use(requestLogMiddleware);
   express.use(jsonBodyMiddleware({ limit: config.BODY_LIMIT, maxDepth: config.BODY_MAX_DEPTH }));
   express.use(nulGuardMiddleware);

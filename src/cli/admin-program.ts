@@ -1,10 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { toAccountView } from '../modules/accounts/domain/account-view';
 import type { AccountsService } from '../modules/accounts/domain/accounts.service';
 import type { LedgerService } from '../modules/accounts/domain/ledger.service';
-import { AccountLimitsDto, CreateAccountDto, CreditDto } from '../modules/accounts/dto/admin.dto';
+import { AccountLimitsDto, CreateAccountDto, CreditDto, KeyRateLimitDto } from '../modules/accounts/dto/admin.dto';
 import type { WebhookDeadLetters } from '../modules/webhooks/admin/dead-letters.service';
 import { DeadLetterQueryDto, ReplayDeadLetterDto } from '../modules/webhooks/dto/dead-letter.dto';
 
@@ -33,6 +34,28 @@ const boolean = (value: string): boolean => {
   throw new InvalidArgumentError('must be true or false');
 };
 const chainIds = (value: string): number[] => value.split(',').filter(Boolean).map((id) => integer(id));
+/** Comma-separated; an empty value is the empty list (no restriction). */
+const list = (value: string): string[] => value.split(',').map((v) => v.trim()).filter(Boolean);
+const numberOrNone = (value: string): number | null => (value === 'none' ? null : number(value));
+const rateLimit = (value: string): number | null => (value === 'default' ? null : integer(value));
+/** A JSON array given inline, or the path of a file holding one. */
+const jsonArray = (value: string): unknown[] => {
+  let text = value.trim();
+  if (!text.startsWith('[')) {
+    try {
+      text = readFileSync(value, 'utf8');
+    } catch (err) {
+      throw new InvalidArgumentError(`neither a JSON array nor a readable file: ${(err as Error).message}`);
+    }
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (!Array.isArray(parsed)) throw new Error('not an array');
+    return parsed;
+  } catch (err) {
+    throw new InvalidArgumentError(`must be a JSON array of {chainId?, address, selectors?}: ${(err as Error).message}`);
+  }
+};
 
 /** Validates CLI input with the same DTOs the admin REST API uses. */
 async function checked<T extends object>(cls: new () => T, plain: object): Promise<T> {
@@ -87,7 +110,7 @@ export function buildAdminProgram(services: () => Promise<AdminServices>, print:
       const audit = await s.ledger.audit(account.id);
       return Object.fromEntries(Object.entries(audit).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v]));
     }));
-  command(accounts, 'limits', 'set spend limits, retry policy, breaker and disabled chains')
+  command(accounts, 'limits', 'set spend limits, retry policy, breaker, disabled chains and the account policy (only the flags given change)')
     .addOption(address)
     .option('--per-tx <n>', 'USD per transaction', number)
     .option('--daily <n>', 'USD per UTC day', number)
@@ -97,7 +120,21 @@ export function buildAdminProgram(services: () => Promise<AdminServices>, print:
     .option('--disabled-chains <ids>', 'comma-separated chain ids the account may not use', chainIds)
     .option('--disabled <bool>', 'disable (true) or enable (false) the account', boolean)
     .option('--reset-streak', 'reset the failure streak to 0')
-    .action(action(async (s, o: { address: string; perTx?: number; daily?: number; maxRetries?: number; breaker?: boolean; streakLimit?: number; disabledChains?: number[]; disabled?: boolean; resetStreak?: boolean }) => {
+    .option('--ip-whitelist <list>', "comma-separated IPs or CIDR blocks allowed to use the account's keys ('' = any)", list)
+    .option('--domain-whitelist <list>', "comma-separated host names or *.domain wildcards allowed as Origin ('' = any)", list)
+    .option('--allowed-targets <file|json>', 'JSON array of {chainId?, address, selectors?}, inline or in a file ([] = any)', jsonArray)
+    .option('--low-balance-usd <n|none>', 'account.low_balance event below this many USD (none removes it)', numberOrNone)
+    .option('--approval-webhook <url>', 'approval webhook asked before each sponsorship (with --approval-secret)')
+    .option('--approval-secret <whsec>', 'its Standard Webhooks signing secret (whsec_...)')
+    .option('--approval-enabled <bool>', 'switch the approval webhook on (true) or off (false)', boolean)
+    .option('--remove-approval-webhook', 'remove the approval webhook')
+    .action(action(async (s, o: { address: string; perTx?: number; daily?: number; maxRetries?: number; breaker?: boolean; streakLimit?: number; disabledChains?: number[]; disabled?: boolean; resetStreak?: boolean; ipWhitelist?: string[]; domainWhitelist?: string[]; allowedTargets?: unknown[]; lowBalanceUsd?: number | null; approvalWebhook?: string; approvalSecret?: string; approvalEnabled?: boolean; removeApprovalWebhook?: boolean }) => {
+      if (o.removeApprovalWebhook && (o.approvalWebhook !== undefined || o.approvalSecret !== undefined || o.approvalEnabled !== undefined)) {
+        throw new UsageError('--remove-approval-webhook cannot be combined with the other --approval-* flags');
+      }
+      const approval = o.approvalWebhook !== undefined || o.approvalSecret !== undefined || o.approvalEnabled !== undefined
+        ? { url: o.approvalWebhook, secret: o.approvalSecret, enabled: o.approvalEnabled }
+        : undefined;
       const dto = await checked(AccountLimitsDto, {
         perTxLimit: o.perTx,
         dailyLimit: o.daily,
@@ -107,6 +144,11 @@ export function buildAdminProgram(services: () => Promise<AdminServices>, print:
         disabledChainIds: o.disabledChains,
         disabled: o.disabled,
         resetFailureStreak: o.resetStreak,
+        ipWhitelist: o.ipWhitelist,
+        domainWhitelist: o.domainWhitelist,
+        allowedTargets: o.allowedTargets,
+        lowBalanceThresholdUsd: o.lowBalanceUsd,
+        approvalWebhook: o.removeApprovalWebhook ? null : approval,
       });
       return toAccountView(await s.accounts.setLimits(o.address, dto));
     }));
@@ -124,6 +166,14 @@ export function buildAdminProgram(services: () => Promise<AdminServices>, print:
     .action(action(async (s, o: { key: string }) => {
       await s.accounts.revokeKey(o.key);
       return { revoked: true };
+    }));
+  command(keys, 'rate-limit', "set a key's requests per minute on the submit and quote endpoints")
+    .requiredOption('--key-id <id>', 'key id (from keys list)')
+    .requiredOption('--per-minute <n|default>', 'requests per minute, or default for the deployment default', rateLimit)
+    .action(action(async (s, o: { keyId: string; perMinute: number | null }) => {
+      const dto = await checked(KeyRateLimitDto, { rateLimitPerMinute: o.perMinute });
+      await s.accounts.setKeyRateLimit(o.keyId, dto.rateLimitPerMinute);
+      return { keyId: o.keyId, rateLimitPerMinute: dto.rateLimitPerMinute };
     }));
   command(keys, 'list', "an account's API keys (prefix, created, revoked; never the key)")
     .addOption(address)

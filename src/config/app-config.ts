@@ -1,5 +1,6 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy, validateSync } from 'class-validator';
+import { isIpOrCidr } from '../common/net/ip-list';
 
 // Reads the raw value: implicit conversion would already have turned 'false' into true.
 const toBool = ({ obj, key }: { obj: Record<string, unknown>; key: string }) => {
@@ -98,6 +99,36 @@ export class AppConfig {
   /** Submit and quote requests per API key per minute, for keys without their own limit. */
   @IsInt() @Min(1)
   RATE_LIMIT_PER_MINUTE: number = 600;
+
+  // --- client edge ---
+  /**
+   * Proxies whose X-Forwarded-For is believed (comma-separated IPs or CIDR blocks, e.g. the load
+   * balancer's subnet). Unset: the client IP is the socket's address and the header is ignored,
+   * so a client cannot pick its own IP for the account's ipWhitelist.
+   */
+  @IsOptional()
+  @ValidateBy({
+    name: 'isProxyList',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && value.split(',').every((entry) => isIpOrCidr(entry.trim())),
+      defaultMessage: () => 'TRUST_PROXY must be a comma-separated list of IP addresses or CIDR blocks',
+    },
+  })
+  TRUST_PROXY?: string;
+
+  /** Origins allowed by CORS (comma-separated `https://app.example.com`), or `*` for any; the account's domainWhitelist is checked after. */
+  @ValidateBy({
+    name: 'isOriginList',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && (value === '*' || value.split(',').every((o) => /^https?:\/\/[^/\s,]+$/i.test(o.trim()))),
+      defaultMessage: () => 'CORS_ORIGINS must be * or a comma-separated list of origins like https://app.example.com',
+    },
+  })
+  CORS_ORIGINS: string = '*';
+
+  /** How long a submission waits for the account's approval webhook before it is refused (TRANSACTION_008, timeout). */
+  @IsInt() @Min(100) @Max(30_000)
+  APPROVAL_TIMEOUT_MS: number = 2_000;
 
   /** Wallet-login requests (message and verify together) per client IP per minute. */
   @IsInt() @Min(1)

@@ -1,11 +1,13 @@
 /**
  * The error catalog of interface.md plus the codes this service adds where the contract is
- * silent (AUTH_006 from decisions.md; TRANSACTION_007 for a tripped circuit breaker). The HTTP status lives here, next to the code, so no
+ * silent (AUTH_006 from decisions.md; TRANSACTION_007 also for a tripped circuit breaker, another
+ * refusal by the account's own policy). The HTTP status lives here, next to the code, so no
  * caller can pair a code with the wrong status.
  */
 export const ERROR_CATALOG = {
   AUTH_001: { status: 401, message: 'unauthorized access' },
   AUTH_002: { status: 401, message: 'invalid API key' },
+  AUTH_003: { status: 403, message: 'request origin (IP or Origin) not allowed for this account' },
   AUTH_004: { status: 401, message: 'invalid JWT' },
   AUTH_005: { status: 401, message: 'expired JWT' },
   AUTH_006: { status: 401, message: 'login message expired or already used' },
@@ -23,7 +25,8 @@ export const ERROR_CATALOG = {
   TRANSACTION_004: { status: 500, message: 'execution reverted during simulation' },
   TRANSACTION_005: { status: 400, message: 'invalid gas parameters' },
   TRANSACTION_006: { status: 400, message: 'daily limit exceeded' },
-  TRANSACTION_007: { status: 403, message: 'circuit breaker open: too many consecutive failures' },
+  TRANSACTION_007: { status: 403, message: "target or method not allowed by the account's policy" },
+  TRANSACTION_008: { status: 403, message: "sponsorship not approved by the account's approval webhook" },
   CHAIN_001: { status: 400, message: 'unsupported chain' },
   CHAIN_003: { status: 500, message: 'blockchain RPC error' },
   RESOURCE_001: { status: 404, message: 'requested resource not found' },

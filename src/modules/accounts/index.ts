@@ -17,3 +17,8 @@ export { maxRetriesOf, reservationCte, settleCoveredUpdate } from './store/accou
 export type { ReservationRequest } from './store/account.store';
 export { reserveEntryCte, settleEntryCte } from './store/ledger-entry.store';
 export { ApiKeyCache } from './domain/api-key-cache';
+export { LowBalanceMonitor } from './domain/low-balance-monitor';
+export { domainAllowed, originHost } from './policy/domain-whitelist';
+export { selectorOf, targetAllowed } from './policy/allowed-target';
+export type { AllowedTarget, TargetCall } from './policy/allowed-target';
+export { KeyRateLimitDto } from './dto/admin.dto';

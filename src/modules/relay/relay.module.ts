@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ApprovalGate } from './intake/approval-gate';
 import { PendingWriter } from './intake/pending-writer.service';
 import { SubmissionService } from './intake/submission.service';
 import { SyncWaitService } from './intake/sync-wait.service';
@@ -14,7 +15,7 @@ import { RelayCoreModule } from './relay-core.module';
 @Module({
   imports: [RelayCoreModule],
   controllers: [RelayController, TxListController],
-  providers: [PendingWriter, SubmissionService, SyncWaitService, ExchangeRelayService, FundingSignedService, FundingQuoteService, TxListService],
+  providers: [ApprovalGate, PendingWriter, SubmissionService, SyncWaitService, ExchangeRelayService, FundingSignedService, FundingQuoteService, TxListService],
   exports: [SubmissionService, SyncWaitService],
 })
 export class RelayModule {}

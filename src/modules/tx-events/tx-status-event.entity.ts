@@ -10,8 +10,9 @@ export class TxStatusEventEntity {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id: string;
 
-  @Column({ name: 'tx_id', type: 'uuid' })
-  txId: string;
+  /** Null for an account event (`status` low_balance): no transaction, no per-transaction order. */
+  @Column({ name: 'tx_id', type: 'uuid', nullable: true })
+  txId: string | null;
 
   @Column({ name: 'user_id', type: 'uuid' })
   userId: string;

@@ -2,7 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { QUEUES } from '../../queue/queue-names';
 import { TxEventsModule } from '../tx-events';
-import { SecretBox } from './crypto/secret-box';
+import { SecretBox } from '../../common/crypto/secret-box';
 import { WebhookAttemptService } from './delivery/webhook-attempt.service';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
 import { WebhookDispatcher } from './delivery/webhook-dispatcher.service';

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts';
 import { AdminGuard } from '../accounts';
 import { AdminWebhooksController } from './admin/admin-webhooks.controller';
-import { SecretBox } from './crypto/secret-box';
+import { SecretBox } from '../../common/crypto/secret-box';
 import { RegisterWebhooksPipe } from './registration/register-webhooks.pipe';
 import { WebhookRegistry } from './registration/webhook-registry.service';
 import { WebhooksController } from './registration/webhooks.controller';

@@ -6,7 +6,7 @@ import { AccountView, toAccountView } from '../domain/account-view';
 import { AccountsService } from '../domain/accounts.service';
 import { LedgerService } from '../domain/ledger.service';
 import { AccountViewDto } from '../dto/account-view.dto';
-import { AccountAuditDto, AccountLimitsDto, CreateAccountDto, CreatedAccountDto, CreatedKeyDto, CreditDto, RevokedKeyDto, RevokeKeyDto } from '../dto/admin.dto';
+import { AccountAuditDto, AccountLimitsDto, CreateAccountDto, CreatedAccountDto, CreatedKeyDto, CreditDto, KeyRateLimitDto, RevokedKeyDto, RevokeKeyDto } from '../dto/admin.dto';
 import { AdminGuard } from './admin.guard';
 
 @ApiTags('admin')
@@ -54,7 +54,13 @@ export class AdminController {
   }
 
   @Patch('accounts/:address/limits')
-  @ApiContract({ summary: 'Set spend limits, retry policy, breaker and disabled chains', auth: 'admin', envelope: 'success', type: AccountViewDto, errors: ['USER_003', 'VALIDATION_001', 'USER_001', 'RESOURCE_001'] })
+  @ApiContract({
+    summary: 'Set spend limits, retry policy, breaker, disabled chains and the account policy (IP and domain lists, allowed targets, low-balance threshold, approval webhook); a partial body changes only what it names, at once on every instance',
+    auth: 'admin',
+    envelope: 'success',
+    type: AccountViewDto,
+    errors: ['USER_003', 'VALIDATION_001', 'USER_001', 'RESOURCE_001'],
+  })
   async limits(@Param('address') address: string, @Body() body: AccountLimitsDto): Promise<AccountView> {
     return toAccountView(await this.accounts.setLimits(address, body));
   }
@@ -63,6 +69,13 @@ export class AdminController {
   @ApiContract({ summary: 'Issue another API key (shown once)', auth: 'admin', envelope: 'success', status: 201, type: CreatedKeyDto, errors: ['USER_003', 'USER_001', 'RESOURCE_001'] })
   issueKey(@Param('address') address: string): Promise<CreatedKeyDto> {
     return this.accounts.issueKey(address);
+  }
+
+  @Patch('keys/:keyId/rate-limit')
+  @ApiContract({ summary: "Set an API key's requests per minute (null: the deployment default); effective at once on every instance", auth: 'admin', envelope: 'success', type: KeyRateLimitDto, errors: ['RESOURCE_001'] })
+  async keyRateLimit(@Param('keyId') keyId: string, @Body() body: KeyRateLimitDto): Promise<KeyRateLimitDto> {
+    await this.accounts.setKeyRateLimit(keyId, body.rateLimitPerMinute);
+    return { rateLimitPerMinute: body.rateLimitPerMinute };
   }
 
   @Post('keys/revoke')

@@ -25,6 +25,9 @@ export function toAccountView(account: AccountEntity, now = new Date()): Account
       failureCountStreak: account.failureStreak,
       ipWhitelist: account.ipWhitelist,
       domainWhitelist: account.domainWhitelist,
+      allowedTargets: account.allowedTargets,
+      lowBalanceThresholdUsd: account.lowBalanceThresholdMicro === null ? null : microToUsd(account.lowBalanceThresholdMicro),
+      approvalWebhook: account.approvalWebhookUrl === null ? null : { url: account.approvalWebhookUrl, enabled: account.approvalWebhookEnabled },
     },
   };
 }

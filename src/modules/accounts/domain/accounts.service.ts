@@ -2,12 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { AppError } from '../../../common/errors/app-error';
 import { normalizeAddress } from '../../../common/evm/address';
 import { usdToMicro } from '../../../common/money/usd';
+import { SecretBox } from '../../../common/crypto/secret-box';
 import { AccountLimitsDto } from '../dto/admin.dto';
+import { ApprovalWebhookInputDto } from '../dto/policy.dto';
+import type { AllowedTarget } from '../policy/allowed-target';
 import { AccountEntity } from '../store/account.entity';
 import { AccountStore } from '../store/account.store';
 import { ApiKeyStore } from '../store/api-key.store';
 import { ApiKeysService } from './api-keys.service';
 import { LedgerService } from './ledger.service';
+import { LowBalanceMonitor } from './low-balance-monitor';
+
+/** Associated data of a sealed approval-webhook secret: it opens only on its own account's row. */
+const approvalSecretContext = (userId: string): string => `approval-webhook:${userId}`;
 
 /**
  * Account lookups and the operator commands (decisions.md, "Accounts and API keys"); the
@@ -20,6 +27,8 @@ export class AccountsService {
     private readonly ledger: LedgerService,
     private readonly apiKeys: ApiKeysService,
     private readonly keyStore: ApiKeyStore,
+    private readonly box: SecretBox,
+    private readonly lowBalance: LowBalanceMonitor,
   ) {}
 
   async getByAddress(address: string): Promise<AccountEntity> {
@@ -53,6 +62,7 @@ export class AccountsService {
   async credit(address: string, usd: number): Promise<AccountEntity> {
     const account = await this.getByAddress(address);
     await this.ledger.credit(account.id, usdToMicro(usd), 'operator credit');
+    await this.lowBalance.check(account.id);
     return this.getById(account.id);
   }
 
@@ -95,11 +105,56 @@ export class AccountsService {
     if (limits.disabledChainIds !== undefined) patch.disabledChainIds = [...new Set(limits.disabledChainIds)];
     if (limits.disabled !== undefined) patch.disabled = limits.disabled;
     if (limits.resetFailureStreak) patch.failureStreak = 0;
+    if (limits.ipWhitelist !== undefined) patch.ipWhitelist = [...new Set(limits.ipWhitelist.map((ip) => ip.trim().toLowerCase()))];
+    if (limits.domainWhitelist !== undefined) patch.domainWhitelist = [...new Set(limits.domainWhitelist.map((d) => d.trim().toLowerCase()))];
+    if (limits.allowedTargets !== undefined) patch.allowedTargets = limits.allowedTargets.map(normalizeTarget);
+    if (limits.lowBalanceThresholdUsd !== undefined) {
+      patch.lowBalanceThresholdMicro = limits.lowBalanceThresholdUsd === null ? null : usdToMicro(limits.lowBalanceThresholdUsd);
+      // A new threshold starts a new watch: the balance is compared with it afresh.
+      patch.lowBalanceAlerted = false;
+    }
+    if (limits.approvalWebhook !== undefined) Object.assign(patch, this.approvalPatch(account, limits.approvalWebhook));
     if (Object.keys(patch).length > 0) {
       await this.accounts.update(account.id, patch);
-      // Authentication hands out the account's settings (disabled, chains): cached copies must go.
+      // Authentication hands out the account's settings (disabled, chains, policy): cached copies must go.
       await this.apiKeys.accountChanged();
     }
+    if (limits.lowBalanceThresholdUsd !== undefined) await this.lowBalance.check(account.id);
     return this.getById(account.id);
   }
+
+  /** The approval webhook to ask for this account, with its secret opened; null when none is enabled. */
+  approvalWebhookOf(account: AccountEntity): { url: string; secret: string } | null {
+    if (!account.approvalWebhookEnabled || !account.approvalWebhookUrl || !account.approvalWebhookSecretSealed) return null;
+    return { url: account.approvalWebhookUrl, secret: this.box.open(account.approvalWebhookSecretSealed, approvalSecretContext(account.id)) };
+  }
+
+  /** Sets (or, with null, clears) a key's requests per minute; RESOURCE_001 for an unknown key id. */
+  async setKeyRateLimit(keyId: string, rateLimitPerMinute: number | null): Promise<void> {
+    if (!(await this.keyStore.setRateLimit(keyId, rateLimitPerMinute))) throw new AppError('RESOURCE_001', 'no API key with this id');
+    // The limit travels with the authenticated key: every instance must read it again.
+    await this.apiKeys.accountChanged();
+  }
+
+  private approvalPatch(account: AccountEntity, input: ApprovalWebhookInputDto | null): Partial<AccountEntity> {
+    if (input === null) return { approvalWebhookUrl: null, approvalWebhookSecretSealed: null, approvalWebhookEnabled: false };
+    if (input.url !== undefined && input.secret !== undefined) {
+      return {
+        approvalWebhookUrl: input.url,
+        approvalWebhookSecretSealed: this.box.seal(input.secret, approvalSecretContext(account.id)),
+        approvalWebhookEnabled: input.enabled ?? true,
+      };
+    }
+    if (input.url !== undefined || input.secret !== undefined) throw new AppError('VALIDATION_001', 'approvalWebhook needs both url and secret');
+    if (input.enabled === undefined) throw new AppError('VALIDATION_001', 'approvalWebhook needs url and secret, or enabled alone to switch the configured one');
+    if (account.approvalWebhookUrl === null) throw new AppError('VALIDATION_001', 'the account has no approval webhook to switch; give url and secret');
+    return { approvalWebhookEnabled: input.enabled };
+  }
+}
+
+function normalizeTarget(t: { chainId?: number; address: string; selectors?: string[] }): AllowedTarget {
+  const target: AllowedTarget = { address: t.address.toLowerCase() };
+  if (t.chainId !== undefined) target.chainId = t.chainId;
+  if (t.selectors !== undefined) target.selectors = [...new Set(t.selectors.map((sel) => sel.toLowerCase()))];
+  return target;
 }

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { AllowedTargetDto, ApprovalWebhookViewDto } from './policy.dto';
 
 export class UserConfigDto {
   @ApiProperty({ description: 'USD' }) perTxLimit: number;
@@ -10,8 +11,11 @@ export class UserConfigDto {
   @ApiProperty() circuitBreakerEnabled: boolean;
   @ApiProperty() failureCountStreakLimit: number;
   @ApiProperty() failureCountStreak: number;
-  @ApiProperty({ type: [String] }) ipWhitelist: string[];
-  @ApiProperty({ type: [String] }) domainWhitelist: string[];
+  @ApiProperty({ type: [String], description: 'IPs/CIDR blocks allowed to use the API keys (403 AUTH_003 otherwise); empty: any' }) ipWhitelist: string[];
+  @ApiProperty({ type: [String], description: 'Hosts (or *.domain) allowed as the request Origin (403 AUTH_003 otherwise); empty: any' }) domainWhitelist: string[];
+  @ApiProperty({ type: [AllowedTargetDto], description: 'Targets and methods the submissions may call (403 TRANSACTION_007 otherwise); empty: any' }) allowedTargets: AllowedTargetDto[];
+  @ApiProperty({ type: Number, nullable: true, description: 'USD; account.low_balance event below it; null: none' }) lowBalanceThresholdUsd: number | null;
+  @ApiProperty({ type: ApprovalWebhookViewDto, nullable: true, description: 'Asked to approve each sponsorship (403 TRANSACTION_008 unless it approves); the secret is never returned' }) approvalWebhook: ApprovalWebhookViewDto | null;
 }
 
 /** The Account resource of interface.md. */

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsOptional, IsPositive, IsString, Max, Min, MinLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsOptional, IsPositive, IsString, Max, Min, MinLength, ValidateIf } from 'class-validator';
 import { IsUsdNumber } from '../../../common/money/is-usd-number';
+import { AccountPolicyFieldsDto } from './policy.dto';
 
 /** Shared by the admin REST API and the admin CLI, so both validate the same way. */
 export class CreateAccountDto {
@@ -25,7 +26,7 @@ export class RevokeKeyDto {
   key: string;
 }
 
-export class AccountLimitsDto {
+export class AccountLimitsDto extends AccountPolicyFieldsDto {
   @ApiPropertyOptional({ description: 'USD per transaction' })
   @IsOptional() @IsUsdNumber() @Min(0) @Max(1e9)
   perTxLimit?: number;
@@ -57,6 +58,21 @@ export class AccountLimitsDto {
   @ApiPropertyOptional({ description: 'Reset the circuit breaker failure streak to 0' })
   @IsOptional() @IsBoolean()
   resetFailureStreak?: boolean;
+}
+
+export class KeyRateLimitDto {
+  @ApiProperty({ type: Number, nullable: true, description: 'Requests per minute on the submit and quote endpoints for this key; null: the deployment default (RATE_LIMIT_PER_MINUTE)', example: 120 })
+  @ValidateIf((o: KeyRateLimitDto) => o.rateLimitPerMinute !== null)
+  @IsInt() @Min(1) @Max(1_000_000)
+  rateLimitPerMinute: number | null;
+}
+
+export class KeyViewDto {
+  @ApiProperty() keyId: string;
+  @ApiProperty({ description: 'first characters of the key' }) prefix: string;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) revokedAt: string | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'null: the deployment default' }) rateLimitPerMinute: number | null;
 }
 
 export class CreatedAccountDto {

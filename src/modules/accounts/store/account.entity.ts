@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { bigintTransformer } from '../../../database/bigint.transformer';
+import type { AllowedTarget } from '../policy/allowed-target';
 
 /**
  * An account (a team) with its cached balances and userConfig. The balances are a cache of
@@ -56,6 +57,28 @@ export class AccountEntity {
 
   @Column({ name: 'domain_whitelist', type: 'text', array: true })
   domainWhitelist: string[];
+
+  /** Contracts (and their methods) the account's own submissions may call; empty = any. */
+  @Column({ name: 'allowed_targets', type: 'jsonb' })
+  allowedTargets: AllowedTarget[];
+
+  /** micro-USD; null = no low-balance event. */
+  @Column({ name: 'low_balance_threshold_micro', type: 'bigint', nullable: true, transformer: bigintTransformer })
+  lowBalanceThresholdMicro: bigint | null;
+
+  /** True from the low-balance event until the balance is back at or above the threshold (once per crossing). */
+  @Column({ name: 'low_balance_alerted', type: 'boolean' })
+  lowBalanceAlerted: boolean;
+
+  @Column({ name: 'approval_webhook_url', type: 'text', nullable: true })
+  approvalWebhookUrl: string | null;
+
+  /** Sealed with SecretBox (context `approval-webhook:<account id>`); never returned. */
+  @Column({ name: 'approval_webhook_secret_sealed', type: 'text', nullable: true })
+  approvalWebhookSecretSealed: string | null;
+
+  @Column({ name: 'approval_webhook_enabled', type: 'boolean' })
+  approvalWebhookEnabled: boolean;
 
   @Column({ name: 'default_relay_account', type: 'jsonb', nullable: true })
   defaultRelayAccount: Record<string, unknown> | null;

@@ -5,6 +5,8 @@ import { Sql, sql } from '../../../database/sql';
 import { SqlRunner, SqlStore } from '../../../database/sql-store';
 import { AccountCounters, countersSet } from './account-counters';
 import { AccountEntity } from './account.entity';
+import { outboxInsert } from '../../tx-events';
+import type { LowBalanceEvent } from '../../tx-events';
 import { reserveEntryCte } from './ledger-entry.store';
 
 /** A reservation request: the account, the amount and the limits' moment. */
@@ -63,6 +65,36 @@ export class AccountStore extends SqlStore {
   /** A reservation with its reserve entry (see reservationCte); the new balances, or null when refused. */
   reserve(r: ReservationRequest, runner: SqlRunner): Promise<{ available_micro: string; pending_micro: string } | undefined> {
     return this.first(sql`WITH ${reservationCte(r)}, ${reserveEntryCte(r.amountMicro, r.reference)} SELECT available_micro, pending_micro FROM reservation`, runner);
+  }
+
+  /**
+   * ONE statement: the low-balance state follows the balance (set below the threshold, cleared
+   * above it, kept at it) and, only when this statement set it, the event goes into the outbox.
+   * Concurrent callers cannot both set it, so each crossing yields exactly one event.
+   */
+  async lowBalanceTransition(userId: string): Promise<LowBalanceEvent | null> {
+    const row = await this.first<{ payload: LowBalanceEvent }>(
+      sql`WITH moved AS (
+            UPDATE accounts
+               SET low_balance_alerted = CASE WHEN available_micro < low_balance_threshold_micro THEN true ELSE false END
+             WHERE id = ${userId} AND low_balance_threshold_micro IS NOT NULL
+               AND ((available_micro < low_balance_threshold_micro AND NOT low_balance_alerted)
+                 OR (available_micro > low_balance_threshold_micro AND low_balance_alerted))
+         RETURNING id, available_micro, low_balance_threshold_micro, low_balance_alerted
+          ), event AS (
+            SELECT id, jsonb_build_object(
+                     'event', 'account.low_balance',
+                     'userId', id,
+                     'availableBalance', available_micro::numeric / 1000000,
+                     'threshold', low_balance_threshold_micro::numeric / 1000000,
+                     'timestamp', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) AS payload
+              FROM moved WHERE low_balance_alerted
+          ), outbox AS (
+            ${outboxInsert(sql`SELECT NULL::uuid, id, 'low_balance', NULL, payload FROM event`)} RETURNING payload
+          )
+          SELECT payload FROM outbox`,
+    );
+    return row?.payload ?? null;
   }
 
   async applyCounters(userId: string, counters: AccountCounters, runner: SqlRunner): Promise<void> {

@@ -23,6 +23,13 @@ export class ApiKeyStore extends SqlStore {
     return Boolean(result.affected);
   }
 
+  /** False when no key has this id. */
+  async setRateLimit(keyId: string, rateLimitPerMinute: number | null): Promise<boolean> {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(keyId)) return false;
+    const result = await this.manager().update(ApiKeyEntity, { id: keyId }, { rateLimitPerMinute });
+    return Boolean(result.affected);
+  }
+
   /** The account's keys, newest first. */
   listByUser(userId: string): Promise<ApiKeyEntity[]> {
     return this.manager().find(ApiKeyEntity, { where: { userId }, order: { createdAt: 'DESC' } });

@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { AuthenticatedRequest } from '../../../common/http/authenticated-request';
 import { API_KEY_HEADER } from '../api-key.guard';
 import { ApiKeyOrJwtAuthenticator } from './api-key-or-jwt.authenticator';
+import { checkRequestPolicy } from '../request-policy';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -15,7 +16,10 @@ export class ApiKeyOrJwtGuard implements CanActivate {
     const apiKey = req.header(API_KEY_HEADER)?.trim() || undefined;
     // Another scheme (Basic, a bare token) is no credential of ours: AUTH_001, not AUTH_004.
     const bearerToken = BEARER.exec(req.header('authorization') ?? '')?.[1];
-    req.caller = await this.authenticator.authenticate({ apiKey, bearerToken });
+    const caller = await this.authenticator.authenticate({ apiKey, bearerToken });
+    // The account's IP and Origin lists guard its API keys; a wallet-login session is the owner's own.
+    if (caller.keyId) checkRequestPolicy(req, caller.account);
+    req.caller = caller;
     return true;
   }
 }

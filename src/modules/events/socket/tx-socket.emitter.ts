@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { TxNotification } from '../../tx-events';
+import type { AccountEvent, TxNotification } from '../../tx-events';
 import { accountRoom, TxNamespace, txRoom } from './tx-socket.events';
 
 /**
@@ -19,5 +19,10 @@ export class TxSocketEmitter {
   /** One delivery per socket even when it is in both rooms (Socket.IO unions the rooms). */
   txStatus(notification: TxNotification): void {
     this.nsp?.local.to([accountRoom(notification.userId), txRoom(notification.txId)]).emit('tx.status', notification);
+  }
+
+  /** Account events (account.low_balance) to the account's room. */
+  accountEvent(event: AccountEvent): void {
+    this.nsp?.local.to(accountRoom(event.userId)).emit(event.event, event);
   }
 }

@@ -1,5 +1,5 @@
 import type { Namespace, Socket } from 'socket.io';
-import type { TxNotification } from '../../tx-events';
+import type { LowBalanceEvent, TxNotification } from '../../tx-events';
 
 /** What the client learns when it is refused or a request fails: a catalog code and its message. */
 export interface SocketErrorBody {
@@ -12,6 +12,8 @@ export type SubscribeAck = { ok: true } | { ok: false; error: SocketErrorBody };
 /** Events the server sends on `/tx` (decisions.md, "WebSocket"). */
 export interface TxServerEvents {
   'tx.status': (notification: TxNotification) => void;
+  /** To the account's room (extensions.md, "Low balance"). */
+  'account.low_balance': (event: LowBalanceEvent) => void;
   error: (error: SocketErrorBody) => void;
 }
 

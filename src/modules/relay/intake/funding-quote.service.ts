@@ -1,3 +1,4 @@
+import { checkAllowedTarget } from './target-policy';
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../../common/errors/app-error';
 import { Caller } from '../../../common/http/authenticated-request';
@@ -37,6 +38,7 @@ export class FundingQuoteService {
     if (dto.isAuthenticatedTx || dto.derivationPath !== undefined || dto.authorizationList?.length) {
       throw new AppError('VALIDATION_001', 'a funding-signed transaction is signed by the user: derived senders and authorizationList do not apply');
     }
+    checkAllowedTarget(caller.account, dto);
     const request = parseRelayRequest({ ...dto, transactionType: 'flash' }, chain);
     const from = this.signers.poolAddresses(this.regions.resolve(hints, dto.region))[0];
     const estimate = await this.estimator.estimate(request, from, { derivedSender: false });

@@ -3,11 +3,14 @@ import { Transaction } from 'ethers';
 import { AppError } from '../../../common/errors/app-error';
 import { Caller } from '../../../common/http/authenticated-request';
 import { microToUsd } from '../../../common/money/usd';
+import { LowBalanceMonitor } from '../../accounts';
 import { ChainRegistry } from '../../chains';
 import { TxStatusPublisher } from '../../tx-events';
 import { Estimator, FUNDING_FEE_PERCENT } from './estimator.service';
 import { weiToMicroUsd } from '../core/fees';
+import { ApprovalGate } from './approval-gate';
 import { PendingWriter } from './pending-writer.service';
+import { checkAllowedTarget } from './target-policy';
 import { RegionResolver } from './region-resolver';
 import { RelayRequest } from './relay-request';
 import { RegionHints } from './relay-command';
@@ -40,6 +43,8 @@ export class FundingSignedService {
     private readonly sendQueue: SendQueue,
     private readonly settlement: SettlementService,
     private readonly pending: PendingWriter,
+    private readonly approval: ApprovalGate,
+    private readonly lowBalance: LowBalanceMonitor,
   ) {}
 
   async submit(caller: Caller, dto: SubmitSignedTxDto, hints: RegionHints): Promise<{ txId: string; estimatedCostUSD: number; fundingTxHash: string | null }> {
@@ -48,6 +53,7 @@ export class FundingSignedService {
       throw new AppError('CHAIN_001', `chain ${chain.chainId} does not take signed EVM transactions here`);
     }
     const signed = parseSigned(dto.signedTx, chain.chainId);
+    checkAllowedTarget(caller.account, { chainId: chain.chainId, to: signed.to, callData: signed.data });
     const previous = await previousSubmission(this.broadcastRows, this.txs, signed.hash, caller.account.id);
     if (previous) return previous;
     const provider = this.chains.provider(chain.chainId);
@@ -76,6 +82,15 @@ export class FundingSignedService {
     const transferGasWei = topUpWei > 0n ? await this.topUps.maxTransferGasWei(chain.chainId) : 0n;
     const fundingWei = (topUpWei * (100n + FUNDING_FEE_PERCENT)) / 100n + transferGasWei;
     const costMicro = weiToMicroUsd(fundingWei, estimate.usdPerNative, chain.nativeCurrency.decimals);
+    await this.approval.check(caller.account, {
+      chainId: chain.chainId,
+      to: signed.to.toLowerCase(),
+      callData: signed.data,
+      value: signed.value.toString(),
+      label: request.label,
+      derivationPath: null,
+      estimatedCostMicro: costMicro,
+    });
 
     const written = await this.pending.write(
       caller.account.id,
@@ -124,6 +139,7 @@ export class FundingSignedService {
     if ('txId' in written) return written;
     const { tx, notification } = written;
     await this.publisher.publish('status', notification);
+    if (caller.account.lowBalanceThresholdMicro !== null) void this.lowBalance.check(caller.account.id);
     // The top-up is signed (a pool nonce allocated) only once the record and reservation exist,
     // so a refused submission never leaves a nonce gap; the send job waits for it to be mined.
     let fundingTxHash: string | null = null;

@@ -1,13 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { microToUsd } from '../../../common/money/usd';
 import { AppError } from '../../../common/errors/app-error';
+import { LowBalanceMonitor } from '../../accounts';
 import { ChainRegistry } from '../../chains';
 import { MetricsService } from '../../metrics';
 import { TxStatusPublisher } from '../../tx-events';
 import { ExchangeRelayService } from './exchange/exchange-relay.service';
 import { SignerPool } from '../core/signer-pool.service';
 import { Estimate, Estimator } from './estimator.service';
+import { ApprovalGate } from './approval-gate';
 import { PendingWriter } from './pending-writer.service';
+import { checkAllowedTarget } from './target-policy';
 import { parseRelayRequest, RelayRequest } from './relay-request';
 import { RegionResolver } from './region-resolver';
 import { RelayCommand } from './relay-command';
@@ -36,6 +39,8 @@ export class SubmissionService {
     private readonly exchange: ExchangeRelayService,
     private readonly metrics: MetricsService,
     private readonly pending: PendingWriter,
+    private readonly approval: ApprovalGate,
+    private readonly lowBalance: LowBalanceMonitor,
   ) {}
 
   /** POST /api/quote: the same estimate, nothing stored. */
@@ -43,6 +48,7 @@ export class SubmissionService {
     const { tx: dto } = command;
     // Exchange actions cost nothing and need no native balance.
     if (this.chains.get(dto.chainId).capabilities.exchangeAction) return { costUSD: 0, minBalanceRequired: '0' };
+    checkAllowedTarget(command.caller.account, dto);
     const { estimate } = await this.prepare(command);
     return { costUSD: microToUsd(estimate.costMicro), minBalanceRequired: estimate.minBalanceRequired.toString() };
   }
@@ -56,7 +62,19 @@ export class SubmissionService {
       const tx = await this.exchange.submit(caller, dto, chain, this.regions.resolve(command.region, dto.region));
       return { txId: tx.id, estimatedCostUSD: 0 };
     }
+    // Policy first, so a refusal has reserved and written nothing: the account's targets (its own
+    // submissions only; features relay to the service's contracts), then its approval webhook.
+    if (!command.origin) checkAllowedTarget(caller.account, dto);
     const { request, region, estimate } = await this.prepare(command);
+    await this.approval.check(caller.account, {
+      chainId: request.chain.chainId,
+      to: request.to,
+      callData: request.data,
+      value: request.value.toString(),
+      label: request.label,
+      derivationPath: request.derivationPath,
+      estimatedCostMicro: estimate.costMicro,
+    });
     const { tx, notification } = await this.pending.write(
       caller.account.id,
       {
@@ -81,6 +99,8 @@ export class SubmissionService {
     );
     await this.sendQueue.enqueue(tx.id, 'send', 0, 0, toJobRow(tx));
     await this.publisher.publish('status', notification);
+    // Off the answer's path: the check is idempotent and runs again at the next balance change.
+    if (caller.account.lowBalanceThresholdMicro !== null) void this.lowBalance.check(caller.account.id);
     this.metrics.relaySubmitted.inc({ chain: String(tx.chainId), type: tx.transactionType });
     return { txId: tx.id, estimatedCostUSD: microToUsd(estimate.costMicro) };
   }

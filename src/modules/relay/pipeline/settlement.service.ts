@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { toQuantity } from 'ethers';
 import { EntityManager } from 'typeorm';
-import { AccountCounters, LedgerService } from '../../accounts';
+import { AccountCounters, LedgerService, LowBalanceMonitor } from '../../accounts';
 import { ChainRegistry } from '../../chains';
 import { MetricsService } from '../../metrics';
 import { PricingService } from '../../pricing';
@@ -31,6 +31,7 @@ export class SettlementService {
     private readonly chains: ChainRegistry,
     private readonly publisher: TxStatusPublisher,
     private readonly metrics: MetricsService,
+    private readonly lowBalance: LowBalanceMonitor,
   ) {}
 
   /**
@@ -128,6 +129,7 @@ export class SettlementService {
     this.metrics.relayTerminal.inc(labels);
     this.metrics.relayLatency.observe(labels, latencyMs / 1000);
     await this.publisher.publish('status', notification, tx.origin);
+    await this.lowBalance.check(notification.userId);
     this.logger.log(`tx ${notification.txId} ${notification.status}${notification.executionTxHash ? ` ${notification.executionTxHash}` : ''}`);
   }
 

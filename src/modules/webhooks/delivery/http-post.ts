@@ -16,6 +16,10 @@ export interface OutboundResult {
   statusCode: number | null;
   /** Why the attempt failed; never contains header values (secrets). */
   error: string | null;
+  /** The deadline passed (DNS, connect or response). */
+  timedOut?: boolean;
+  /** The response body (utf-8, at most 64 KiB), for callers that read the answer (approval webhook). */
+  body?: string;
 }
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -36,7 +40,7 @@ export async function postWebhook(post: OutboundPost): Promise<OutboundResult> {
       new Promise<never>((_, reject) => deadline.addEventListener('abort', () => reject(new Error(`timed out after ${post.timeoutMs} ms`)), { once: true })),
     ]);
   } catch (err) {
-    return { ok: false, statusCode: null, error: (err as Error).message };
+    return { ok: false, statusCode: null, error: (err as Error).message, timedOut: deadline.aborted };
   }
   const pinned = (_host: string, options: unknown, callback: (...args: unknown[]) => void) => {
     if (typeof options === 'object' && options !== null && (options as { all?: boolean }).all) callback(null, addresses);
@@ -61,13 +65,16 @@ export async function postWebhook(post: OutboundPost): Promise<OutboundResult> {
       },
       (res: IncomingMessage) => {
         let received = 0;
+        const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => {
           received += chunk.length;
           if (received > MAX_RESPONSE_BYTES) res.destroy();
+          else chunks.push(chunk);
         });
         const done = () => {
           const status = res.statusCode ?? 0;
-          finish({ ok: status >= 200 && status < 300, statusCode: status, error: status >= 200 && status < 300 ? null : `HTTP ${status}` });
+          const ok = status >= 200 && status < 300;
+          finish({ ok, statusCode: status, error: ok ? null : `HTTP ${status}`, body: Buffer.concat(chunks).toString('utf8') });
         };
         res.on('end', done);
         res.on('close', done);
@@ -76,7 +83,7 @@ export async function postWebhook(post: OutboundPost): Promise<OutboundResult> {
     );
     req.on('error', (err: Error) => {
       const reason = deadline.aborted ? `timed out after ${post.timeoutMs} ms` : err.message;
-      finish({ ok: false, statusCode: null, error: reason });
+      finish({ ok: false, statusCode: null, error: reason, timedOut: deadline.aborted });
     });
     req.end(post.body);
   });

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config';
 import { MetricsService } from '../../metrics';
-import { SecretBox } from '../crypto/secret-box';
+import { SecretBox } from '../../../common/crypto/secret-box';
 import { authSecretContext, signingSecretContext } from '../registration/secret-contexts';
 import { signedHeaders } from '../signing/standard-webhooks';
 import { ClaimedDelivery, WebhookDeliveryStore } from '../store/webhook-delivery.store';

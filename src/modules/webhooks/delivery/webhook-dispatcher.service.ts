@@ -2,8 +2,8 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import Redis from 'ioredis';
 import { runWithTrace } from '../../../common/trace/trace-context';
 import { AppConfig } from '../../../config/app-config';
-import { TxSignalSubscriber, TxStatusEventStore } from '../../tx-events';
-import { SecretBox } from '../crypto/secret-box';
+import { AccountSignals, TxSignalSubscriber, TxStatusEventStore } from '../../tx-events';
+import { SecretBox } from '../../../common/crypto/secret-box';
 import { WebhookDeliveryStore } from '../store/webhook-delivery.store';
 import { webhookWakeChannel } from '../webhook-wake';
 import { WebhookQueue } from './webhook-queue';
@@ -11,7 +11,7 @@ import { WebhookQueue } from './webhook-queue';
 const BATCH = 200;
 
 /**
- * Turns outbox events into deliveries and attempt jobs. Woken by every status signal (low
+ * Turns outbox events into deliveries and attempt jobs. Woken by every status and account signal (low
  * latency) and by operator replays; a periodic sweep catches whatever a lost signal or a
  * lost job left behind. Safe to run in any number of workers: batches are taken with
  * FOR UPDATE SKIP LOCKED and every attempt is claimed in the database.
@@ -24,6 +24,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private sweepNext = false;
   private timer?: NodeJS.Timeout;
   private unlisten?: () => void;
+  private unlistenAccount?: () => void;
   private wakeConnection?: Redis;
   private stopped = false;
 
@@ -32,6 +33,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     private readonly outbox: TxStatusEventStore,
     private readonly queue: WebhookQueue,
     private readonly signals: TxSignalSubscriber,
+    private readonly accountSignals: AccountSignals,
     private readonly box: SecretBox,
     private readonly config: AppConfig,
   ) {}
@@ -44,6 +46,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     this.unlisten = await this.signals.listen(null, (signal) => {
       if (signal.kind === 'status') this.wake();
     });
+    this.unlistenAccount = await this.accountSignals.listen(() => this.wake());
     this.wakeConnection = new Redis(this.config.REDIS_URL, { maxRetriesPerRequest: null });
     this.wakeConnection.on('message', () => this.wake(true));
     this.wakeConnection.on('error', (err: Error) => this.logger.warn(`webhook wake subscription: ${err.message}`));
@@ -56,6 +59,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     this.stopped = true;
     clearInterval(this.timer);
     this.unlisten?.();
+    this.unlistenAccount?.();
     await this.wakeConnection?.quit().catch(() => this.wakeConnection?.disconnect());
     await this.running;
   }

@@ -24,8 +24,8 @@ export class DeadLetterDto {
   @ApiProperty() userId: string;
   @ApiProperty() webhookId: string;
   @ApiProperty() url: string;
-  @ApiProperty() txId: string;
-  @ApiProperty({ description: 'The status the notification announces' }) txStatus: string;
+  @ApiProperty({ type: String, nullable: true, description: 'null for an account event (account.low_balance)' }) txId: string | null;
+  @ApiProperty({ description: 'The status the notification announces; low_balance for an account.low_balance event' }) txStatus: string;
   @ApiProperty() attempts: number;
   @ApiProperty({ nullable: true, type: Number }) lastStatusCode: number | null;
   @ApiProperty({ nullable: true, type: String }) lastError: string | null;

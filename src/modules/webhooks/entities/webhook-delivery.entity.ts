@@ -22,8 +22,9 @@ export class WebhookDeliveryEntity {
   @Column({ name: 'event_id', type: 'bigint' })
   eventId: string;
 
-  @Column({ name: 'tx_id', type: 'uuid' })
-  txId: string;
+  /** Null for an account event (no transaction to keep in order). */
+  @Column({ name: 'tx_id', type: 'uuid', nullable: true })
+  txId: string | null;
 
   @Column({ name: 'user_id', type: 'uuid' })
   userId: string;

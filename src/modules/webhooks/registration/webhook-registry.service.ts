@@ -4,7 +4,7 @@ import { EntityManager } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import { AppConfig } from '../../../config/app-config';
 import type { AccountEntity } from '../../accounts';
-import { SecretBox } from '../crypto/secret-box';
+import { SecretBox } from '../../../common/crypto/secret-box';
 import { RegisteredWebhooksDto, RegisterWebhookDto, WebhookViewDto } from '../dto/register-webhook.dto';
 import { WebhookEntity } from '../entities/webhook.entity';
 import { newSigningSecret } from '../signing/standard-webhooks';

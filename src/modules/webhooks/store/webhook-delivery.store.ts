@@ -11,7 +11,8 @@ export interface ClaimedDelivery {
   id: string;
   webhookId: string;
   eventId: string;
-  txId: string;
+  /** Null for an account event. */
+  txId: string | null;
   userId: string;
   attempts: number;
   url: string;
@@ -35,7 +36,7 @@ export interface DeadLetterRow {
   userId: string;
   webhookId: string;
   url: string;
-  txId: string;
+  txId: string | null;
   txStatus: string;
   attempts: number;
   lastStatusCode: number | null;
@@ -128,7 +129,9 @@ export class WebhookDeliveryStore extends SqlStore {
   }
 
   /** The open delivery that is now first in line for this transaction and webhook, if any. */
-  async nextInLine(webhookId: string, txId: string): Promise<DueDelivery | null> {
+  async nextInLine(webhookId: string, txId: string | null): Promise<DueDelivery | null> {
+    // Account events are not ordered behind one another: nothing waits for them.
+    if (txId === null) return null;
     const next = await this.first<DueDelivery>(
       sql`SELECT id::text AS id, attempts, GREATEST(0, EXTRACT(EPOCH FROM (next_attempt_at - now())) * 1000)::int AS "delayMs"
             FROM webhook_deliveries WHERE webhook_id = ${webhookId} AND tx_id = ${txId} AND status = 'pending' ORDER BY event_id LIMIT 1`,

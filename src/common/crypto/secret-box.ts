@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { AppError } from '../../../common/errors/app-error';
-import { AppConfig } from '../../../config/app-config';
+import { AppError } from '../errors/app-error';
+import { AppConfig } from '../../config/app-config';
 
 const VERSION = 'v1';
 
@@ -30,7 +30,7 @@ export function open(key: Buffer, sealed: string, context: string): string {
 }
 
 /**
- * AES-256-GCM for webhook secrets at rest. The context (which account, which field) is
+ * AES-256-GCM for secrets at rest (webhook and approval-webhook secrets). The context (which account, which field) is
  * bound in as associated data, so a ciphertext copied onto another row does not decrypt.
  */
 @Injectable()

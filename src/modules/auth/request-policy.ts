@@ -1,0 +1,33 @@
+import type { Request } from 'express';
+import { AppError } from '../../common/errors/app-error';
+import { ipMatcher } from '../../common/net/ip-list';
+import { AccountEntity, domainAllowed, originHost } from '../accounts';
+
+/** One matcher per list: a cached account keeps its arrays, so a busy key builds it once. */
+const matchers = new WeakMap<readonly string[], (ip: string) => boolean>();
+
+function ipAllowed(list: readonly string[], ip: string): boolean {
+  let match = matchers.get(list);
+  if (!match) {
+    match = ipMatcher(list);
+    matchers.set(list, match);
+  }
+  return match(ip);
+}
+
+/**
+ * The account's ipWhitelist and domainWhitelist (extensions.md, "Account policy") for a request
+ * made with one of its API keys. The client IP is `req.ip`: the socket's address, or the
+ * X-Forwarded-For hop Express derives when TRUST_PROXY names the proxies.
+ */
+export function checkRequestPolicy(req: Request, account: AccountEntity): void {
+  if (account.ipWhitelist.length > 0) {
+    const ip = req.ip ?? req.socket.remoteAddress ?? '';
+    if (!ipAllowed(account.ipWhitelist, ip)) throw new AppError('AUTH_003', `client IP ${ip} is not in the account's ipWhitelist`);
+  }
+  const origin = req.header('origin');
+  if (origin !== undefined && account.domainWhitelist.length > 0) {
+    const host = originHost(origin);
+    if (host === null || !domainAllowed(account.domainWhitelist, host)) throw new AppError('AUTH_003', `Origin ${origin.slice(0, 200)} is not in the account's domainWhitelist`);
+  }
+}

@@ -1,0 +1,82 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../../../common/errors/app-error';
+import { microToUsd } from '../../../common/money/usd';
+import { AppConfig } from '../../../config/app-config';
+import { AccountEntity, AccountsService } from '../../accounts';
+import { postWebhook, signedHeaders } from '../../webhooks';
+
+/** What the approval webhook is asked about (extensions.md, "Approval webhook"). */
+export interface SponsorshipRequest {
+  chainId: number;
+  to: string | null;
+  callData: string;
+  /** wei, decimal string */
+  value: string;
+  label: string;
+  derivationPath: string | null;
+  estimatedCostMicro: bigint;
+}
+
+/** Why a sponsorship was refused: the webhook said no, did not answer in time, or failed. */
+export type RefusalReason = 'denied' | 'timeout' | 'error';
+
+/**
+ * The account's approval webhook: before a submission is accepted (after its estimate, before
+ * anything is reserved) the service POSTs `sponsorship.request`, signed with the webhook's own
+ * secret the Standard Webhooks way and through the webhooks' SSRF-checked POST. Only a 2xx with
+ * `{"approve": true}` within APPROVAL_TIMEOUT_MS lets the submission through.
+ */
+@Injectable()
+export class ApprovalGate {
+  private readonly logger = new Logger(ApprovalGate.name);
+
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  async check(account: AccountEntity, request: SponsorshipRequest): Promise<void> {
+    if (!account.approvalWebhookEnabled) return;
+    const webhook = this.accounts.approvalWebhookOf(account);
+    if (!webhook) return;
+    const body = JSON.stringify({
+      event: 'sponsorship.request',
+      userId: account.id,
+      chainId: request.chainId,
+      to: request.to,
+      callData: request.callData,
+      value: request.value,
+      label: request.label,
+      derivationPath: request.derivationPath,
+      estimatedCostUSD: microToUsd(request.estimatedCostMicro),
+    });
+    const result = await postWebhook({
+      url: webhook.url,
+      headers: { 'content-type': 'application/json', 'user-agent': 'gas-relay-approval/1', ...signedHeaders(webhook.secret, `apr_${randomUUID()}`, body) },
+      body,
+      timeoutMs: this.config.APPROVAL_TIMEOUT_MS,
+      allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE,
+    });
+    const verdict = decide(result);
+    if (verdict.approved) return;
+    this.logger.warn(`sponsorship for ${account.id} refused (${verdict.reason}): ${verdict.detail}`);
+    throw new AppError('TRANSACTION_008', `sponsorship not approved (${verdict.reason}): ${verdict.detail}`);
+  }
+}
+
+type Verdict = { approved: true } | { approved: false; reason: RefusalReason; detail: string };
+
+function decide(result: { ok: boolean; statusCode: number | null; error: string | null; timedOut?: boolean; body?: string }): Verdict {
+  if (result.timedOut) return { approved: false, reason: 'timeout', detail: 'the approval webhook did not answer in time' };
+  if (!result.ok) return { approved: false, reason: 'error', detail: result.statusCode ? `the approval webhook answered HTTP ${result.statusCode}` : `the approval webhook could not be reached (${result.error})` };
+  let answer: unknown;
+  try {
+    answer = JSON.parse(result.body ?? '');
+  } catch {
+    return { approved: false, reason: 'error', detail: 'the approval webhook answered no JSON body' };
+  }
+  if (typeof answer === 'object' && answer !== null && (answer as { approve?: unknown }).approve === true) return { approved: true };
+  const said = (answer as { reason?: unknown } | null)?.reason;
+  return { approved: false, reason: 'denied', detail: typeof said === 'string' && said.length > 0 ? `the approval webhook denied it: ${said.slice(0, 200)}` : 'the approval webhook denied it' };
+}
