@@ -9,13 +9,16 @@ export interface ReceivedCall {
   status: number;
 }
 
+export type Reply = number | { status: number; body?: unknown };
+
 /**
  * A real HTTP receiver on 127.0.0.1 for webhook specs. `reply` decides each response status
  * (default 200); every call is recorded with the status it was answered with.
  */
 export class WebhookReceiver {
   readonly calls: ReceivedCall[] = [];
-  reply: (call: Omit<ReceivedCall, 'status'>, index: number) => number | Promise<number> = () => 200;
+  /** A status, or a status with a JSON body (the approval webhook's answer). */
+  reply: (call: Omit<ReceivedCall, 'status'>, index: number) => Reply | Promise<Reply> = () => 200;
   private server?: Server;
   private seen = 0;
 
@@ -47,9 +50,12 @@ export class WebhookReceiver {
         }
         const call = { path: req.url ?? '', headers: req.headers, raw, body };
         const index = this.seen++;
-        void Promise.resolve(this.reply(call, index)).then((status) => {
+        void Promise.resolve(this.reply(call, index)).then((reply) => {
+          const { status, body } = typeof reply === 'number' ? { status: reply, body: undefined } : reply;
           this.calls.push({ ...call, status });
-          res.writeHead(status).end();
+          if (res.destroyed) return;
+          if (body === undefined) res.writeHead(status).end();
+          else res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
         });
       });
     });
