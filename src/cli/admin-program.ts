@@ -36,8 +36,9 @@ const boolean = (value: string): boolean => {
 const chainIds = (value: string): number[] => value.split(',').filter(Boolean).map((id) => integer(id));
 /** Comma-separated; an empty value is the empty list (no restriction). */
 const list = (value: string): string[] => value.split(',').map((v) => v.trim()).filter(Boolean);
-const numberOrNone = (value: string): number | null => (value === 'none' ? null : number(value));
-const rateLimit = (value: string): number | null => (value === 'default' ? null : integer(value));
+// A parser returning null would make commander store `true`: the words travel as they are.
+const numberOrNone = (value: string): number | 'none' => (value === 'none' ? 'none' : number(value));
+const rateLimit = (value: string): number | 'default' => (value === 'default' ? 'default' : integer(value));
 /** A JSON array given inline, or the path of a file holding one. */
 const jsonArray = (value: string): unknown[] => {
   let text = value.trim();
@@ -128,7 +129,7 @@ export function buildAdminProgram(services: () => Promise<AdminServices>, print:
     .option('--approval-secret <whsec>', 'its Standard Webhooks signing secret (whsec_...)')
     .option('--approval-enabled <bool>', 'switch the approval webhook on (true) or off (false)', boolean)
     .option('--remove-approval-webhook', 'remove the approval webhook')
-    .action(action(async (s, o: { address: string; perTx?: number; daily?: number; maxRetries?: number; breaker?: boolean; streakLimit?: number; disabledChains?: number[]; disabled?: boolean; resetStreak?: boolean; ipWhitelist?: string[]; domainWhitelist?: string[]; allowedTargets?: unknown[]; lowBalanceUsd?: number | null; approvalWebhook?: string; approvalSecret?: string; approvalEnabled?: boolean; removeApprovalWebhook?: boolean }) => {
+    .action(action(async (s, o: { address: string; perTx?: number; daily?: number; maxRetries?: number; breaker?: boolean; streakLimit?: number; disabledChains?: number[]; disabled?: boolean; resetStreak?: boolean; ipWhitelist?: string[]; domainWhitelist?: string[]; allowedTargets?: unknown[]; lowBalanceUsd?: number | 'none'; approvalWebhook?: string; approvalSecret?: string; approvalEnabled?: boolean; removeApprovalWebhook?: boolean }) => {
       if (o.removeApprovalWebhook && (o.approvalWebhook !== undefined || o.approvalSecret !== undefined || o.approvalEnabled !== undefined)) {
         throw new UsageError('--remove-approval-webhook cannot be combined with the other --approval-* flags');
       }
@@ -147,7 +148,7 @@ export function buildAdminProgram(services: () => Promise<AdminServices>, print:
         ipWhitelist: o.ipWhitelist,
         domainWhitelist: o.domainWhitelist,
         allowedTargets: o.allowedTargets,
-        lowBalanceThresholdUsd: o.lowBalanceUsd,
+        lowBalanceThresholdUsd: o.lowBalanceUsd === 'none' ? null : o.lowBalanceUsd,
         approvalWebhook: o.removeApprovalWebhook ? null : approval,
       });
       return toAccountView(await s.accounts.setLimits(o.address, dto));
@@ -170,8 +171,8 @@ export function buildAdminProgram(services: () => Promise<AdminServices>, print:
   command(keys, 'rate-limit', "set a key's requests per minute on the submit and quote endpoints")
     .requiredOption('--key-id <id>', 'key id (from keys list)')
     .requiredOption('--per-minute <n|default>', 'requests per minute, or default for the deployment default', rateLimit)
-    .action(action(async (s, o: { keyId: string; perMinute: number | null }) => {
-      const dto = await checked(KeyRateLimitDto, { rateLimitPerMinute: o.perMinute });
+    .action(action(async (s, o: { keyId: string; perMinute: number | 'default' }) => {
+      const dto = await checked(KeyRateLimitDto, { rateLimitPerMinute: o.perMinute === 'default' ? null : o.perMinute });
       await s.accounts.setKeyRateLimit(o.keyId, dto.rateLimitPerMinute);
       return { keyId: o.keyId, rateLimitPerMinute: dto.rateLimitPerMinute };
     }));
