@@ -12,7 +12,15 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setDescription(
       'Gas-sponsored EVM transaction relay with swap routing, gasless swaps and vault deposits. ' +
         'Send the `api-key` header on every endpoint except the public ones (GET /api/tx, GET /api/user, GET /api/supported-chains, ' +
-        'wallet login and /health). Every response carries `X-Trace-Id`; error responses also carry `X-Error-Code` (the catalog code).',
+        'wallet login and /health). Every response carries `X-Trace-Id`; error responses also carry `X-Error-Code` (the catalog code). ' +
+        'CORS: every path answers a preflight `OPTIONS` with 204, `Access-Control-Allow-Methods` = the methods the path serves and ' +
+        '`Access-Control-Allow-Headers: api-key, authorization, content-type, idempotency-key, x-relay-region`, for the origins of `CORS_ORIGINS` ' +
+        '(default `*`; an unlisted origin gets no CORS headers). Account policy on api-key requests: a client IP outside the account\'s `ipWhitelist` ' +
+        '(the socket address; `X-Forwarded-For` only from the proxies in `TRUST_PROXY`) or an `Origin` header whose host is outside its `domainWhitelist` ' +
+        'is 403 AUTH_003; a call outside its `allowedTargets` is 403 TRANSACTION_007; a sponsorship its approval webhook does not approve is 403 TRANSACTION_008. ' +
+        'The approval webhook receives `{event: "sponsorship.request", userId, chainId, to, callData, value, label, derivationPath, estimatedCostUSD}` signed with ' +
+        'Standard Webhooks headers (its own secret) and must answer 2xx `{"approve": true}` within APPROVAL_TIMEOUT_MS. Webhooks and the `/tx` socket (account room) ' +
+        'also receive `{event: "account.low_balance", userId, availableBalance, threshold, timestamp}` once each time availableBalance falls below lowBalanceThresholdUsd.',
     )
     .setVersion('1.0')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'api-key' }, 'api-key')

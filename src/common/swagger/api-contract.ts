@@ -38,8 +38,9 @@ export const AUTH_EXTENSION = 'x-auth';
 
 const AUTH_ERRORS: Record<ApiAuth, ErrorCode[]> = {
   public: [],
-  'api-key': ['AUTH_001', 'AUTH_002', 'USER_002'],
-  'api-key-or-jwt': ['AUTH_001', 'AUTH_002', 'AUTH_004', 'AUTH_005', 'USER_002'],
+  // AUTH_003: the account's ipWhitelist / domainWhitelist refuse the request's IP or Origin.
+  'api-key': ['AUTH_001', 'AUTH_002', 'AUTH_003', 'USER_002'],
+  'api-key-or-jwt': ['AUTH_001', 'AUTH_002', 'AUTH_003', 'AUTH_004', 'AUTH_005', 'USER_002'],
   admin: ['AUTH_001'],
 };
 

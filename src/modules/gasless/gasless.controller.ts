@@ -47,7 +47,7 @@ export class GaslessController {
     envelope: 'code',
     type: GaslessSwapDto,
     rateLimited: true,
-    errors: ['VALIDATION_001', 'AUTH_008', 'TRANSACTION_001', 'TRANSACTION_002', 'TRANSACTION_006', 'RESOURCE_001', 'TRANSACTION_004', 'CHAIN_003'],
+    errors: ['VALIDATION_001', 'AUTH_008', 'TRANSACTION_001', 'TRANSACTION_002', 'TRANSACTION_006', 'TRANSACTION_008', 'RESOURCE_001', 'TRANSACTION_004', 'CHAIN_003'],
   })
   submit(@CurrentCaller() caller: Caller, @Body() body: SubmitGaslessSwapDto, @Req() req: Request): Promise<GaslessSwapView> {
     return this.submissions.submit(caller, body, this.regions.hintsOf(req));

@@ -61,7 +61,7 @@ export class VaultController {
     envelope: 'success',
     type: OrderDto,
     rateLimited: true,
-    errors: ['VALIDATION_001', 'TRANSACTION_001', 'TRANSACTION_002', 'TRANSACTION_006', 'RESOURCE_001', 'TRANSACTION_004', 'CHAIN_003'],
+    errors: ['VALIDATION_001', 'TRANSACTION_001', 'TRANSACTION_002', 'TRANSACTION_006', 'TRANSACTION_008', 'RESOURCE_001', 'TRANSACTION_004', 'CHAIN_003'],
   })
   execute(@CurrentCaller() caller: Caller, @Body() body: ExecutePlanRequestDto, @Req() req: Request): Promise<OrderDto> {
     return this.execution.execute(caller, body, this.regions.hintsOf(req));

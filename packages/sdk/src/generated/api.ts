@@ -102,7 +102,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Set spend limits, retry policy, breaker and disabled chains */
+        /** Set spend limits, retry policy, breaker, disabled chains and the account policy (IP and domain lists, allowed targets, low-balance threshold, approval webhook); a partial body changes only what it names, at once on every instance */
         patch: operations["AdminController_limits"];
         trace?: never;
     };
@@ -121,6 +121,23 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/admin/keys/{keyId}/rate-limit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Set an API key's requests per minute (null: the deployment default); effective at once on every instance */
+        patch: operations["AdminController_keyRateLimit"];
         trace?: never;
     };
     "/admin/keys/revoke": {
@@ -627,6 +644,29 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AllowedTargetDto: {
+            /**
+             * @description Only on this chain; absent: every chain
+             * @example 31337
+             */
+            chainId?: number;
+            /**
+             * @description Contract (or account) the submissions may call
+             * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+             */
+            address: string;
+            /**
+             * @description 4-byte method selectors allowed on this target (first 4 bytes of callData); absent or empty: every method
+             * @example [
+             *       "0xa9059cbb"
+             *     ]
+             */
+            selectors?: string[];
+        };
+        ApprovalWebhookViewDto: {
+            url: string;
+            enabled: boolean;
+        };
         UserConfigDto: {
             /** @description USD */
             perTxLimit: number;
@@ -641,8 +681,16 @@ export interface components {
             circuitBreakerEnabled: boolean;
             failureCountStreakLimit: number;
             failureCountStreak: number;
+            /** @description IPs/CIDR blocks allowed to use the API keys (403 AUTH_003 otherwise); empty: any */
             ipWhitelist: string[];
+            /** @description Hosts (or *.domain) allowed as the request Origin (403 AUTH_003 otherwise); empty: any */
             domainWhitelist: string[];
+            /** @description Targets and methods the submissions may call (403 TRANSACTION_007 otherwise); empty: any */
+            allowedTargets: components["schemas"]["AllowedTargetDto"][];
+            /** @description USD; account.low_balance event below it; null: none */
+            lowBalanceThresholdUsd: number | null;
+            /** @description Asked to approve each sponsorship (403 TRANSACTION_008 unless it approves); the secret is never returned */
+            approvalWebhook: components["schemas"]["ApprovalWebhookViewDto"] | null;
         };
         AccountViewDto: {
             userId: string;
@@ -709,7 +757,47 @@ export interface components {
              */
             usd: number;
         };
+        ApprovalWebhookInputDto: {
+            /**
+             * @description http(s); required with secret when setting a new one
+             * @example https://example.com/relay/approve
+             */
+            url?: string;
+            /**
+             * @description Standard Webhooks signing secret (whsec_ + base64 of at least 16 bytes); write-only, stored sealed
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret?: string;
+            /** @description default true when a url is given */
+            enabled?: boolean;
+        };
         AccountLimitsDto: {
+            /**
+             * @description IPv4/IPv6 addresses or CIDR blocks allowed to use the account's API keys; empty: any
+             * @example [
+             *       "203.0.113.7",
+             *       "10.0.0.0/8",
+             *       "2001:db8::/32"
+             *     ]
+             */
+            ipWhitelist?: string[];
+            /**
+             * @description Host names allowed as the request Origin (`*.example.com` for subdomains); empty: any
+             * @example [
+             *       "app.example.com",
+             *       "*.example.org"
+             *     ]
+             */
+            domainWhitelist?: string[];
+            /** @description Targets the account's own submissions may call; empty: any */
+            allowedTargets?: components["schemas"]["AllowedTargetDto"][];
+            /**
+             * @description USD; an account.low_balance event when availableBalance falls below it; null removes it
+             * @example 50
+             */
+            lowBalanceThresholdUsd?: number | null;
+            /** @description null removes the approval webhook */
+            approvalWebhook?: components["schemas"]["ApprovalWebhookInputDto"] | null;
             /** @description USD per transaction */
             perTxLimit?: number;
             /** @description USD per UTC day */
@@ -726,6 +814,13 @@ export interface components {
         CreatedKeyDto: {
             userId: string;
             apiKey: string;
+        };
+        KeyRateLimitDto: {
+            /**
+             * @description Requests per minute on the submit and quote endpoints for this key; null: the deployment default (RATE_LIMIT_PER_MINUTE)
+             * @example 120
+             */
+            rateLimitPerMinute: number | null;
         };
         RevokedKeyDto: {
             /** @enum {boolean} */
@@ -1004,8 +1099,9 @@ export interface components {
             userId: string;
             webhookId: string;
             url: string;
-            txId: string;
-            /** @description The status the notification announces */
+            /** @description null for an account event (account.low_balance) */
+            txId: string | null;
+            /** @description The status the notification announces; low_balance for an account.low_balance event */
             txStatus: string;
             attempts: number;
             lastStatusCode: number | null;
@@ -1543,7 +1639,7 @@ export interface components {
                  * @description catalog code
                  * @enum {string}
                  */
-                code: "AUTH_001" | "AUTH_002" | "AUTH_004" | "AUTH_005" | "AUTH_006" | "AUTH_008" | "USER_001" | "USER_002" | "USER_003" | "VALIDATION_001" | "VALIDATION_002" | "VALIDATION_003" | "VALIDATION_004" | "TRANSACTION_001" | "TRANSACTION_002" | "TRANSACTION_003" | "TRANSACTION_004" | "TRANSACTION_005" | "TRANSACTION_006" | "TRANSACTION_007" | "CHAIN_001" | "CHAIN_003" | "RESOURCE_001" | "RESOURCE_003" | "SYSTEM_001" | "SYSTEM_002";
+                code: "AUTH_001" | "AUTH_002" | "AUTH_003" | "AUTH_004" | "AUTH_005" | "AUTH_006" | "AUTH_008" | "USER_001" | "USER_002" | "USER_003" | "VALIDATION_001" | "VALIDATION_002" | "VALIDATION_003" | "VALIDATION_004" | "TRANSACTION_001" | "TRANSACTION_002" | "TRANSACTION_003" | "TRANSACTION_004" | "TRANSACTION_005" | "TRANSACTION_006" | "TRANSACTION_007" | "TRANSACTION_008" | "CHAIN_001" | "CHAIN_003" | "RESOURCE_001" | "RESOURCE_003" | "SYSTEM_001" | "SYSTEM_002";
                 message: string;
                 /** @enum {string} */
                 category: "AUTH" | "USER" | "VALIDATION" | "TRANSACTION" | "CHAIN" | "RESOURCE" | "SYSTEM";
@@ -1621,7 +1717,21 @@ export interface operations {
                      *           ],
                      *           "domainWhitelist": [
                      *             "string"
-                     *           ]
+                     *           ],
+                     *           "allowedTargets": [
+                     *             {
+                     *               "chainId": 31337,
+                     *               "address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                     *               "selectors": [
+                     *                 "0xa9059cbb"
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "lowBalanceThresholdUsd": 1,
+                     *           "approvalWebhook": {
+                     *             "url": "string",
+                     *             "enabled": false
+                     *           }
                      *         }
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -1911,7 +2021,21 @@ export interface operations {
                      *           ],
                      *           "domainWhitelist": [
                      *             "string"
-                     *           ]
+                     *           ],
+                     *           "allowedTargets": [
+                     *             {
+                     *               "chainId": 31337,
+                     *               "address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                     *               "selectors": [
+                     *                 "0xa9059cbb"
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "lowBalanceThresholdUsd": 1,
+                     *           "approvalWebhook": {
+                     *             "url": "string",
+                     *             "enabled": false
+                     *           }
                      *         }
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -2231,7 +2355,21 @@ export interface operations {
                      *           ],
                      *           "domainWhitelist": [
                      *             "string"
-                     *           ]
+                     *           ],
+                     *           "allowedTargets": [
+                     *             {
+                     *               "chainId": 31337,
+                     *               "address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                     *               "selectors": [
+                     *                 "0xa9059cbb"
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "lowBalanceThresholdUsd": 1,
+                     *           "approvalWebhook": {
+                     *             "url": "string",
+                     *             "enabled": false
+                     *           }
                      *         }
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -2365,6 +2503,30 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "ipWhitelist": [
+                 *         "203.0.113.7",
+                 *         "10.0.0.0/8",
+                 *         "2001:db8::/32"
+                 *       ],
+                 *       "domainWhitelist": [
+                 *         "app.example.com",
+                 *         "*.example.org"
+                 *       ],
+                 *       "allowedTargets": [
+                 *         {
+                 *           "chainId": 31337,
+                 *           "address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                 *           "selectors": [
+                 *             "0xa9059cbb"
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "lowBalanceThresholdUsd": 50,
+                 *       "approvalWebhook": {
+                 *         "url": "https://example.com/relay/approve",
+                 *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+                 *         "enabled": false
+                 *       },
                  *       "perTxLimit": 1,
                  *       "dailyLimit": 1,
                  *       "maxRetries": 1,
@@ -2414,7 +2576,21 @@ export interface operations {
                      *           ],
                      *           "domainWhitelist": [
                      *             "string"
-                     *           ]
+                     *           ],
+                     *           "allowedTargets": [
+                     *             {
+                     *               "chainId": 31337,
+                     *               "address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                     *               "selectors": [
+                     *                 "0xa9059cbb"
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "lowBalanceThresholdUsd": 1,
+                     *           "approvalWebhook": {
+                     *             "url": "string",
+                     *             "enabled": false
+                     *           }
                      *         }
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -2641,6 +2817,156 @@ export interface operations {
                      *         "code": "USER_001",
                      *         "message": "no account for the address",
                      *         "category": "USER",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminController_keyRateLimit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example string */
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rateLimitPerMinute": 120
+                 *     }
+                 */
+                "application/json": components["schemas"]["KeyRateLimitDto"];
+            };
+        };
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "rateLimitPerMinute": 120
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["KeyRateLimitDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_004",
+                     *         "message": "schema validation failed",
+                     *         "category": "VALIDATION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_001 (unauthorized access). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_001 (requested resource not found). */
+            404: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_001",
+                     *         "message": "requested resource not found",
+                     *         "category": "RESOURCE",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -3143,7 +3469,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description USER_002 (account disabled), TRANSACTION_007 (circuit breaker open: too many consecutive failures). */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled), TRANSACTION_007 (target or method not allowed by the account's policy), TRANSACTION_008 (sponsorship not approved by the account's approval webhook). */
             403: {
                 headers: {
                     /** @description the catalog code */
@@ -3157,9 +3483,9 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "error": {
-                     *         "code": "USER_002",
-                     *         "message": "account disabled",
-                     *         "category": "USER",
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -3474,7 +3800,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description USER_002 (account disabled), TRANSACTION_007 (circuit breaker open: too many consecutive failures). */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled), TRANSACTION_007 (target or method not allowed by the account's policy), TRANSACTION_008 (sponsorship not approved by the account's approval webhook). */
             403: {
                 headers: {
                     /** @description the catalog code */
@@ -3488,9 +3814,9 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "error": {
-                     *         "code": "USER_002",
-                     *         "message": "account disabled",
-                     *         "category": "USER",
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -3695,7 +4021,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description USER_002 (account disabled), TRANSACTION_007 (circuit breaker open: too many consecutive failures). */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled), TRANSACTION_007 (target or method not allowed by the account's policy). */
             403: {
                 headers: {
                     /** @description the catalog code */
@@ -3709,9 +4035,9 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "error": {
-                     *         "code": "USER_002",
-                     *         "message": "account disabled",
-                     *         "category": "USER",
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -3872,7 +4198,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description USER_002 (account disabled), TRANSACTION_007 (circuit breaker open: too many consecutive failures). */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled), TRANSACTION_007 (target or method not allowed by the account's policy), TRANSACTION_008 (sponsorship not approved by the account's approval webhook). */
             403: {
                 headers: {
                     /** @description the catalog code */
@@ -3886,9 +4212,9 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "error": {
-                     *         "code": "USER_002",
-                     *         "message": "account disabled",
-                     *         "category": "USER",
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -4283,7 +4609,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description USER_002 (account disabled). */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
             403: {
                 headers: {
                     /** @description the catalog code */
@@ -4297,9 +4623,9 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "error": {
-                     *         "code": "USER_002",
-                     *         "message": "account disabled",
-                     *         "category": "USER",
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -4441,7 +4767,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description USER_002 (account disabled). */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
             403: {
                 headers: {
                     /** @description the catalog code */
@@ -4455,9 +4781,9 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "error": {
-                     *         "code": "USER_002",
-                     *         "message": "account disabled",
-                     *         "category": "USER",
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -4929,7 +5255,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description USER_002 (account disabled). */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
             403: {
                 headers: {
                     /** @description the catalog code */
@@ -4943,9 +5269,9 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "error": {
-                     *         "code": "USER_002",
-                     *         "message": "account disabled",
-                     *         "category": "USER",
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -5149,7 +5475,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description USER_002 (account disabled). */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
             403: {
                 headers: {
                     /** @description the catalog code */
@@ -5163,9 +5489,9 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "error": {
-                     *         "code": "USER_002",
-                     *         "message": "account disabled",
-                     *         "category": "USER",
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -5370,7 +5696,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description USER_002 (account disabled). */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled), TRANSACTION_008 (sponsorship not approved by the account's approval webhook). */
             403: {
                 headers: {
                     /** @description the catalog code */
@@ -5384,9 +5710,9 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "error": {
-                     *         "code": "USER_002",
-                     *         "message": "account disabled",
-                     *         "category": "USER",
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -5576,7 +5902,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description USER_002 (account disabled). */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
             403: {
                 headers: {
                     /** @description the catalog code */
@@ -5590,9 +5916,9 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "error": {
-                     *         "code": "USER_002",
-                     *         "message": "account disabled",
-                     *         "category": "USER",
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -5759,7 +6085,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description USER_002 (account disabled). */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
             403: {
                 headers: {
                     /** @description the catalog code */
@@ -5773,9 +6099,9 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "error": {
-                     *         "code": "USER_002",
-                     *         "message": "account disabled",
-                     *         "category": "USER",
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -6024,7 +6350,7 @@ export interface operations {
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
                 };
             };
-            /** @description USER_002 (account disabled). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
             403: {
                 headers: {
                     /** @description the catalog code */
@@ -6038,7 +6364,7 @@ export interface operations {
                      * @example {
                      *       "code": 403,
                      *       "data": null,
-                     *       "message": "account disabled"
+                     *       "message": "request origin (IP or Origin) not allowed for this account"
                      *     }
                      */
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
@@ -6309,7 +6635,7 @@ export interface operations {
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
                 };
             };
-            /** @description USER_002 (account disabled). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
             403: {
                 headers: {
                     /** @description the catalog code */
@@ -6323,7 +6649,7 @@ export interface operations {
                      * @example {
                      *       "code": 403,
                      *       "data": null,
-                     *       "message": "account disabled"
+                     *       "message": "request origin (IP or Origin) not allowed for this account"
                      *     }
                      */
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
@@ -6461,7 +6787,7 @@ export interface operations {
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
                 };
             };
-            /** @description USER_002 (account disabled). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
             403: {
                 headers: {
                     /** @description the catalog code */
@@ -6475,7 +6801,7 @@ export interface operations {
                      * @example {
                      *       "code": 403,
                      *       "data": null,
-                     *       "message": "account disabled"
+                     *       "message": "request origin (IP or Origin) not allowed for this account"
                      *     }
                      */
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
@@ -6606,7 +6932,7 @@ export interface operations {
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
                 };
             };
-            /** @description USER_002 (account disabled). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
             403: {
                 headers: {
                     /** @description the catalog code */
@@ -6620,7 +6946,7 @@ export interface operations {
                      * @example {
                      *       "code": 403,
                      *       "data": null,
-                     *       "message": "account disabled"
+                     *       "message": "request origin (IP or Origin) not allowed for this account"
                      *     }
                      */
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
@@ -6736,7 +7062,7 @@ export interface operations {
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
                 };
             };
-            /** @description USER_002 (account disabled). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
             403: {
                 headers: {
                     /** @description the catalog code */
@@ -6750,7 +7076,7 @@ export interface operations {
                      * @example {
                      *       "code": 403,
                      *       "data": null,
-                     *       "message": "account disabled"
+                     *       "message": "request origin (IP or Origin) not allowed for this account"
                      *     }
                      */
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
@@ -6881,7 +7207,7 @@ export interface operations {
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
                 };
             };
-            /** @description USER_002 (account disabled). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
             403: {
                 headers: {
                     /** @description the catalog code */
@@ -6895,7 +7221,7 @@ export interface operations {
                      * @example {
                      *       "code": 403,
                      *       "data": null,
-                     *       "message": "account disabled"
+                     *       "message": "request origin (IP or Origin) not allowed for this account"
                      *     }
                      */
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
@@ -7178,7 +7504,7 @@ export interface operations {
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
                 };
             };
-            /** @description USER_002 (account disabled). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
             403: {
                 headers: {
                     /** @description the catalog code */
@@ -7192,7 +7518,7 @@ export interface operations {
                      * @example {
                      *       "code": 403,
                      *       "data": null,
-                     *       "message": "account disabled"
+                     *       "message": "request origin (IP or Origin) not allowed for this account"
                      *     }
                      */
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
@@ -7334,7 +7660,7 @@ export interface operations {
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
                 };
             };
-            /** @description USER_002 (account disabled). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled), TRANSACTION_008 (sponsorship not approved by the account's approval webhook). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
             403: {
                 headers: {
                     /** @description the catalog code */
@@ -7348,7 +7674,7 @@ export interface operations {
                      * @example {
                      *       "code": 403,
                      *       "data": null,
-                     *       "message": "account disabled"
+                     *       "message": "request origin (IP or Origin) not allowed for this account"
                      *     }
                      */
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
@@ -7506,7 +7832,7 @@ export interface operations {
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
                 };
             };
-            /** @description USER_002 (account disabled). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
             403: {
                 headers: {
                     /** @description the catalog code */
@@ -7520,7 +7846,7 @@ export interface operations {
                      * @example {
                      *       "code": 403,
                      *       "data": null,
-                     *       "message": "account disabled"
+                     *       "message": "request origin (IP or Origin) not allowed for this account"
                      *     }
                      */
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
