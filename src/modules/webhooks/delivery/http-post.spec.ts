@@ -28,16 +28,16 @@ describe('postWebhook', () => {
   it('refuses a host resolving to loopback without connecting (delivery-time SSRF check)', async () => {
     for (const url of [`http://localhost:${port}/hook`, `http://127.0.0.1:${port}/hook`, `http://[::ffff:127.0.0.1]:${port}/hook`]) {
       const result = await post(url, false);
-      expect(result).toEqual({ ok: false, statusCode: null, error: expect.stringMatching(/non-public address .*loopback/) });
+      expect(result).toEqual({ ok: false, statusCode: null, error: expect.stringMatching(/non-public address .*loopback/), timedOut: false });
     }
     expect(seen).toHaveLength(0);
   });
 
   it('delivers to a private address when allowed, and counts only 2xx as success', async () => {
-    expect(await post(`http://localhost:${port}/hook`, true)).toEqual({ ok: true, statusCode: 204, error: null });
+    expect(await post(`http://localhost:${port}/hook`, true)).toEqual({ ok: true, statusCode: 204, error: null, body: '' });
     expect(seen[0].headers['content-length']).toBe('7');
     respond = (res) => res.writeHead(302, { location: 'http://169.254.169.254/' }).end();
-    expect(await post(`http://127.0.0.1:${port}/hook`, true)).toEqual({ ok: false, statusCode: 302, error: 'HTTP 302' });
+    expect(await post(`http://127.0.0.1:${port}/hook`, true)).toEqual({ ok: false, statusCode: 302, error: 'HTTP 302', body: '' });
     expect(seen).toHaveLength(2);
   });
 
@@ -45,7 +45,7 @@ describe('postWebhook', () => {
     respond = () => undefined;
     const started = Date.now();
     const result = await post(`http://127.0.0.1:${port}/slow`, true, 300);
-    expect(result).toEqual({ ok: false, statusCode: null, error: 'timed out after 300 ms' });
+    expect(result).toEqual({ ok: false, statusCode: null, error: 'timed out after 300 ms', timedOut: true });
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
