@@ -30,6 +30,9 @@ describe('GET /api/user', () => {
         failureCountStreak: 0,
         ipWhitelist: [],
         domainWhitelist: [],
+        allowedTargets: [],
+        lowBalanceThresholdUsd: null,
+        approvalWebhook: null,
       },
     });
   });
