@@ -34,6 +34,9 @@ describe('CORS (extensions.md, "CORS") and the client IP behind a proxy', () => 
       expect(user.headers['access-control-allow-methods']).toBe('GET, HEAD, OPTIONS');
       const limits = await preflight(t, '/admin/accounts/0x70997970C51812dc3A010C7d01b50e0d17dc79C8/limits', 'https://ops.example.com', 'PATCH').expect(204);
       expect(limits.headers['access-control-allow-methods']).toBe('OPTIONS, PATCH');
+      // The Socket.IO polling transport (answered by engine.io, before Express) allows the same origins.
+      const socketIo = await t.http().options('/socket.io/?EIO=4&transport=polling').set('Origin', 'https://app.example.com').set('Access-Control-Request-Method', 'GET').expect(204);
+      expect(socketIo.headers['access-control-allow-origin']).toBe('*');
       // A path the API does not serve is still a 404 in its envelope.
       await preflight(t, '/api/nope', 'https://app.example.com').expect(404);
     });
@@ -68,6 +71,8 @@ describe('CORS (extensions.md, "CORS") and the client IP behind a proxy', () => 
       const unlisted = await preflight(t, '/api/submit-tx', 'https://evil.example.net').expect(204);
       expect(unlisted.headers['access-control-allow-origin']).toBeUndefined();
       expect(unlisted.headers['access-control-allow-methods']).toBeUndefined();
+      const socketIo = await t.http().options('/socket.io/?EIO=4&transport=polling').set('Origin', 'https://app.example.com').set('Access-Control-Request-Method', 'GET').expect(204);
+      expect(socketIo.headers['access-control-allow-origin']).toBe('https://app.example.com');
     });
 
     it('takes the client IP from X-Forwarded-For only because the proxy (loopback) is trusted', async () => {

@@ -3,6 +3,7 @@ import { IoAdapter } from '@nestjs/platform-socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import Redis from 'ioredis';
 import { Server, ServerOptions } from 'socket.io';
+import { CORS_ALLOWED_HEADERS, parseCorsOrigins } from '../../../common/http/cors.middleware';
 import { AppConfig } from '../../../config/app-config';
 
 /**
@@ -22,7 +23,10 @@ export class RedisIoAdapter extends IoAdapter {
   }
 
   override createIOServer(port: number, options?: Partial<ServerOptions>): Server {
-    const server = super.createIOServer(port, options) as Server;
+    // Browsers on the polling transport need CORS too: the same origins and headers as the HTTP API.
+    const origins = parseCorsOrigins(this.config.CORS_ORIGINS);
+    const cors = { origin: origins === '*' ? '*' : [...origins], methods: ['GET', 'POST'], allowedHeaders: CORS_ALLOWED_HEADERS };
+    const server = super.createIOServer(port, { ...options, cors }) as Server;
     // A subscribed connection can do nothing else, hence two; the adapter publishes on one.
     const pub = new Redis(this.config.REDIS_URL, { maxRetriesPerRequest: null });
     const sub = pub.duplicate();
