@@ -7,6 +7,7 @@ import { REDIS } from '../src/redis/redis.module';
 import { provider as chainProvider, erc20, testChain, token, type TestChain } from './support/chain-fixtures';
 import { DataSource } from 'typeorm';
 import { adminAuth, createAccount, createTestApp, type TestApp } from './support/test-app';
+import { WebhookReceiver } from './support/webhook-receiver';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -189,6 +190,31 @@ describe('gasless swaps (Permit2)', () => {
     const accepted = await submit({ quoteId: q.quoteId, signature }, poor.apiKey).expect(200);
     expect(accepted.body.data.status).toBe('submitted');
     expect(await db.query('SELECT status, relay_tx_id FROM gasless_swaps WHERE quote_id = $1', [q.quoteId])).toEqual([{ status: 'submitted', relay_tx_id: accepted.body.data.relayTxId }]);
+  });
+
+  it('goes through the account approval webhook but not its allowedTargets (the settler is the service\'s own contract)', async () => {
+    const receiver = await WebhookReceiver.start();
+    try {
+      const team = await createAccount(t, 100);
+      await t.http().patch(`/admin/accounts/${team.address}/limits`).set(adminAuth).send({
+        allowedTargets: [{ address: '0x000000000000000000000000000000000000dEaD' }],
+        approvalWebhook: { url: receiver.url('/approve'), secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+      }).expect(200);
+      const q = (await quote({ fromToken: token(chain, 'USDC'), toToken: token(chain, 'DAI'), amount: parseUnits('20', 6).toString() }, team.apiKey).expect(200)).body.data[0];
+      const signature = await sign(q);
+      receiver.reply = () => ({ status: 200, body: { approve: false } });
+      const denied = await submit({ quoteId: q.quoteId, signature }, team.apiKey).expect(403);
+      expect(denied.headers['x-error-code']).toBe('TRANSACTION_008');
+      const db = t.app.get(DataSource);
+      expect(await db.query('SELECT 1 FROM gasless_swaps WHERE quote_id = $1', [q.quoteId])).toHaveLength(0);
+      expect(await db.query('SELECT 1 FROM relay_transactions WHERE user_id = $1', [team.userId])).toHaveLength(0);
+      receiver.reply = () => ({ status: 200, body: { approve: true } });
+      const accepted = await submit({ quoteId: q.quoteId, signature }, team.apiKey).expect(200);
+      expect(accepted.body.data.status).toBe('submitted');
+      expect(receiver.calls.map((c) => c.body.to)).toEqual([chain.contracts.gaslessSettler.toLowerCase(), chain.contracts.gaslessSettler.toLowerCase()]);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('a route quote of GET /quote is not a gasless quote (400)', async () => {
