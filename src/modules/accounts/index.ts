@@ -16,4 +16,6 @@ export { LedgerEntryEntity } from './store/ledger-entry.entity';
 export { maxRetriesOf, reservationCte, settleCoveredUpdate } from './store/account.store';
 export type { ReservationRequest } from './store/account.store';
 export { reserveEntryCte, settleEntryCte } from './store/ledger-entry.store';
+export type { SpendBucket, SpendRow } from './store/ledger-entry.store';
 export { ApiKeyCache } from './domain/api-key-cache';
+export { AccountViewDto } from './dto/account-view.dto';
