@@ -11,7 +11,8 @@ export const DASHBOARD_CSP = [
   "style-src 'self'",
   "img-src 'self' data:",
   "font-src 'self'",
-  "connect-src 'self' ws: wss:",
+  // 'self' covers the same origin's ws:/wss: (CSP Level 3), i.e. the Socket.IO connection.
+  "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",
