@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
 import { Login } from './login';
+import { Logo } from './ui/logo';
 import { OperatorView } from './operator/operator-view';
 import { adminHeaders, clientFor, loadSession, saveSession, type Session } from './session';
 import { TeamView } from './team/team-view';
@@ -22,7 +23,7 @@ export function App() {
     <div class="shell">
       <header class="topbar">
         <div class="brand">
-          <span class="logo">⛽</span> Gas relay <span class="view-name">{session.kind === 'operator' ? 'Operator' : 'Team'}</span>
+          <Logo /> Gas relay <span class="view-name">{session.kind === 'operator' ? 'Operator' : 'Team'}</span>
         </div>
         <nav>
           <a href="/docs" target="_blank" rel="noopener noreferrer">

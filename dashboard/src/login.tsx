@@ -1,3 +1,4 @@
+import { Logo } from './ui/logo';
 import { BrowserProvider, type Eip1193Provider } from 'ethers';
 import { useState } from 'preact/hooks';
 import { errorText, unwrap } from './api';
@@ -61,7 +62,7 @@ export function Login({ onLogin }: { onLogin: (session: Session) => void }) {
     <div class="login">
       <form class="card login-card" onSubmit={submit}>
         <div class="brand">
-          <span class="logo">⛽</span> Gas relay
+          <Logo /> Gas relay
         </div>
         <p class="muted">Sign in to see your balance, transactions, spend and webhooks.</p>
         <label>

@@ -92,7 +92,7 @@ export function MetricsPanel() {
           </span>
         </header>
         {error && <div class="error">{error}</div>}
-        <Chart testId="throughput-chart" kind="lines" x={x} series={throughput} height={180} emptyText="Collecting samples (every 5 s)…" />
+        <Chart testId="throughput-chart" kind="lines" x={x} series={throughput} height={180} minSpan={300} emptyText="Collecting samples (every 5 s)…" />
       </section>
       <section class="card">
         <header class="card-head">

@@ -17,13 +17,15 @@ export interface ChartProps {
   yFormat?: (v: number) => string;
   testId?: string;
   emptyText?: string;
+  /** Shortest x range shown, in seconds: a few samples still read as a time line, not a point in years. */
+  minSpan?: number;
 }
 
 /**
  * uPlot on a canvas. Bars are stacked: each series is drawn as the running sum of itself and
  * the series after it, biggest first, so every bar shows its total and each chain's share.
  */
-export function Chart({ x, series, kind, height = 220, yFormat, testId, emptyText = 'No data yet' }: ChartProps) {
+export function Chart({ x, series, kind, height = 220, yFormat, testId, emptyText = 'No data yet', minSpan = 0 }: ChartProps) {
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const points = series.reduce((n, s) => n + s.values.filter((v) => v !== null && v !== 0).length, 0);
@@ -39,9 +41,9 @@ export function Chart({ x, series, kind, height = 220, yFormat, testId, emptyTex
     const options: Options = {
       width: Math.max(el.clientWidth, 200),
       height,
-      legend: { show: true },
+      legend: { show: true, live: false },
       cursor: { points: { show: kind === 'lines' } },
-      scales: { x: { time: true }, y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] } },
+      scales: { x: { time: true, range: (_u, min, max) => [Math.min(min, max - minSpan), max] }, y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] } },
       axes: [
         { stroke: '#8a93a6', grid: { stroke: '#eef0f4' }, ticks: { stroke: '#eef0f4' } },
         { stroke: '#8a93a6', grid: { stroke: '#eef0f4' }, ticks: { stroke: '#eef0f4' }, size: 64, values: (_u, ticks) => ticks.map((t) => (yFormat ? yFormat(t) : String(t))) },
