@@ -148,4 +148,81 @@ describe('dashboard: the page in a real browser (chromium)', () => {
     expect(consoleProblems).toEqual([]);
     await page.close();
   });
+
+  describe('the reads behind it', () => {
+    const syncTx = (apiKey: string, chainId = 31337) =>
+      t
+        .http()
+        .post('/api/submit-tx-sync')
+        .set('api-key', apiKey)
+        .send({ tx: { chainId, to: token(testChain(chainId), 'USDC'), callData: mintCall(randomAddress()) } })
+        .expect(200);
+
+    it('GET /api/account is the caller\'s own account, read afresh', async () => {
+      const account = await createAccount(t, 7);
+      const res = await t.http().get('/api/account').set('api-key', account.apiKey).expect(200);
+      expect(res.body.data).toMatchObject({ userId: account.userId, address: account.address.toLowerCase(), availableBalance: 7 });
+      await t.http().post(`/admin/accounts/${account.address}/credit`).set(adminAuth).send({ usd: 3 }).expect(200);
+      expect((await t.http().get('/api/account').set('api-key', account.apiKey).expect(200)).body.data.availableBalance).toBe(10);
+      expect((await t.http().get('/api/account').expect(401)).body.error.code).toBe('AUTH_001');
+    });
+
+    it('GET /api/spend sums the ledger\'s charges per bucket and chain, only the caller\'s', async () => {
+      const account = await createAccount(t, 50);
+      const other = await createAccount(t, 50);
+      const a = (await syncTx(account.apiKey, 31337)).body.data;
+      const b = (await syncTx(account.apiKey, 84532)).body.data;
+      expect([a.status, b.status]).toEqual(['EXECUTED', 'EXECUTED']);
+      const hour = (await t.http().get('/api/spend?bucket=hour').set('api-key', account.apiKey).expect(200)).body.data;
+      expect(hour.bucket).toBe('hour');
+      const byChain = Object.fromEntries(hour.points.map((p: { chainId: number; spent: number; count: number }) => [p.chainId, p]));
+      expect(byChain[31337]).toMatchObject({ spent: a.costUSD, count: 1 });
+      expect(byChain[84532]).toMatchObject({ spent: b.costUSD, count: 1 });
+      expect(hour.points.every((p: { bucket: string }) => p.bucket.endsWith(':00:00.000Z'))).toBe(true);
+      const charged = 50 - (await t.http().get('/api/account').set('api-key', account.apiKey).expect(200)).body.data.availableBalance;
+      expect(hour.totalSpent).toBeCloseTo(charged, 6);
+      const day = (await t.http().get('/api/spend?bucket=day&count=7').set('api-key', account.apiKey).expect(200)).body.data;
+      expect(day.totalSpent).toBe(hour.totalSpent);
+      expect(day.points.every((p: { bucket: string }) => p.bucket.endsWith('T00:00:00.000Z'))).toBe(true);
+      expect((await t.http().get('/api/spend').set('api-key', other.apiKey).expect(200)).body.data).toMatchObject({ points: [], totalSpent: 0 });
+      for (const bad of ['bucket=week', 'count=0', 'count=401', 'count=abc']) {
+        const res = await t.http().get(`/api/spend?${bad}`).set('api-key', account.apiKey).expect(400);
+        expect(res.body.error.code).toBe('VALIDATION_004');
+      }
+    });
+
+    it('webhooks: the account\'s deliveries, and only its own dead letters can be replayed', async () => {
+      const owner = await createAccount(t, 20);
+      const stranger = await createAccount(t, 20);
+      receiver.reply = (call) => (call.path === '/dead' ? 500 : 200);
+      await t.http().post('/api/user/register-webhooks').set('api-key', owner.apiKey).send([{ url: receiver.url('/dead'), authType: 'none' }]).expect(200);
+      await syncTx(owner.apiKey);
+      type Delivery = { id: string; status: string; txStatus: string };
+      let dead: Delivery | undefined;
+      const deadline = Date.now() + 20_000;
+      while (!dead && Date.now() < deadline) {
+        const view = (await t.http().get('/api/user/webhooks').set('api-key', owner.apiKey).expect(200)).body.data;
+        expect(view.webhooks).toEqual([expect.objectContaining({ url: receiver.url('/dead'), authType: 'none', enabled: true })]);
+        dead = view.deliveries.find((d: Delivery) => d.status === 'dead');
+        if (!dead) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(dead).toBeDefined();
+      expect((await t.http().get('/api/user/webhooks').set('api-key', stranger.apiKey).expect(200)).body.data).toEqual({ webhooks: [], deliveries: [] });
+      const refused = await t.http().post(`/api/user/webhooks/dead-letters/${dead!.id}/replay`).set('api-key', stranger.apiKey).expect(404);
+      expect(refused.body.error.code).toBe('RESOURCE_001');
+      receiver.reply = () => 200;
+      const replayed = await t.http().post(`/api/user/webhooks/dead-letters/${dead!.id}/replay`).set('api-key', owner.apiKey).expect(200);
+      expect(replayed.body.data).toEqual({ id: dead!.id, status: 'pending' });
+      await receiver.waitFor((calls) => calls.some((c) => c.path === '/dead' && c.status === 200));
+      expect((await t.http().post(`/api/user/webhooks/dead-letters/${dead!.id}/replay`).set('api-key', owner.apiKey).expect(404)).body.error.code).toBe('RESOURCE_001');
+    });
+
+    it('GET /admin/accounts lists accounts newest first', async () => {
+      const account = await createAccount(t, 1);
+      const res = await t.http().get('/admin/accounts?limit=5').set(adminAuth).expect(200);
+      expect(res.body.data.length).toBeLessThanOrEqual(5);
+      expect(res.body.data[0].address).toBe(account.address.toLowerCase());
+      expect((await t.http().get('/admin/accounts?limit=501').set(adminAuth).expect(400)).body.error.code).toBe('VALIDATION_004');
+    });
+  });
 });

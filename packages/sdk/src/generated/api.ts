@@ -4873,7 +4873,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_001 (invalid input), VALIDATION_004 (schema validation failed). */
+            /** @description VALIDATION_004 (schema validation failed). */
             400: {
                 headers: {
                     /** @description the catalog code */
@@ -4887,8 +4887,8 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "error": {
-                     *         "code": "VALIDATION_001",
-                     *         "message": "invalid input",
+                     *         "code": "VALIDATION_004",
+                     *         "message": "schema validation failed",
                      *         "category": "VALIDATION",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
@@ -5018,7 +5018,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_001 (invalid input), VALIDATION_004 (schema validation failed). */
+            /** @description VALIDATION_004 (schema validation failed). */
             400: {
                 headers: {
                     /** @description the catalog code */
@@ -5032,8 +5032,8 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "error": {
-                     *         "code": "VALIDATION_001",
-                     *         "message": "invalid input",
+                     *         "code": "VALIDATION_004",
+                     *         "message": "schema validation failed",
                      *         "category": "VALIDATION",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
@@ -8415,7 +8415,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_001 (invalid input), VALIDATION_004 (schema validation failed). */
+            /** @description VALIDATION_004 (schema validation failed). */
             400: {
                 headers: {
                     /** @description the catalog code */
@@ -8429,8 +8429,8 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "error": {
-                     *         "code": "VALIDATION_001",
-                     *         "message": "invalid input",
+                     *         "code": "VALIDATION_004",
+                     *         "message": "schema validation failed",
                      *         "category": "VALIDATION",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },

@@ -26,7 +26,7 @@ export class AdminController {
   }
 
   @Get('accounts')
-  @ApiContract({ summary: 'Accounts, newest first', auth: 'admin', envelope: 'success', type: [AccountViewDto], errors: [] })
+  @ApiContract({ summary: 'Accounts, newest first', auth: 'admin', envelope: 'success', type: [AccountViewDto] })
   async list(@Query() query: AccountListQueryDto): Promise<AccountView[]> {
     const accounts = await this.accounts.list({ limit: query.limit ?? 50, offset: query.offset ?? 0 });
     return accounts.map((a) => toAccountView(a));

@@ -32,7 +32,6 @@ export class TeamController {
     auth: 'api-key-or-jwt',
     envelope: 'success',
     type: SpendDto,
-    errors: ['VALIDATION_001'],
   })
   spend(@CurrentCaller() caller: Caller, @Query() query: SpendQueryDto): Promise<SpendDto> {
     return this.spendService.spend(caller.account.id, query.bucket, query.count);

@@ -14,7 +14,7 @@ export class AccountWebhooksController {
 
   @Get()
   @ApiKeyOrJwt()
-  @ApiContract({ summary: "The account's webhooks and their latest deliveries (dead letters included)", auth: 'api-key-or-jwt', envelope: 'success', type: AccountWebhooksDto, errors: ['VALIDATION_001'] })
+  @ApiContract({ summary: "The account's webhooks and their latest deliveries (dead letters included)", auth: 'api-key-or-jwt', envelope: 'success', type: AccountWebhooksDto })
   overview(@CurrentCaller() caller: Caller, @Query() query: AccountWebhooksQueryDto): Promise<AccountWebhooksDto> {
     return this.webhooks.overview(caller.account.id, query.deliveries ?? 20);
   }
@@ -22,7 +22,7 @@ export class AccountWebhooksController {
   @Post('dead-letters/:id/replay')
   @HttpCode(200)
   @ApiKeyOrJwt()
-  @ApiContract({ summary: "Deliver one of the account's dead letters again, with a fresh retry schedule", auth: 'api-key-or-jwt', envelope: 'success', type: ReplayedDto, errors: ['RESOURCE_001', 'VALIDATION_001'] })
+  @ApiContract({ summary: "Deliver one of the account's dead letters again, with a fresh retry schedule", auth: 'api-key-or-jwt', envelope: 'success', type: ReplayedDto, errors: ['RESOURCE_001'] })
   replay(@CurrentCaller() caller: Caller, @Param() params: ReplayDeadLetterDto): Promise<ReplayedDto> {
     return this.webhooks.replay(caller.account.id, params.id);
   }
