@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { toUtf8String, Wallet } from 'ethers';
 import type { Page } from 'playwright-core';
 import { buildDashboard } from '../scripts/dashboard/build';
 import { SignerPool } from '../src/modules/relay';
@@ -38,9 +39,10 @@ describe('dashboard: the page in a real browser (chromium)', () => {
     await t?.close();
   });
 
-  async function open(): Promise<Page> {
+  async function open(before?: (page: Page) => Promise<void>): Promise<Page> {
     const page = await browser.context.newPage();
     consoleProblems = [];
+    await before?.(page);
     // A CSP violation or a script error is a failure of the page, whatever the test checks.
     page.on('console', (m) => m.type() === 'error' && consoleProblems.push(m.text()));
     page.on('pageerror', (e) => consoleProblems.push(e.message));
@@ -119,6 +121,42 @@ describe('dashboard: the page in a real browser (chromium)', () => {
     await page.waitForSelector('[data-testid=tx-drawer] .timeline');
     expect(await page.textContent('[data-testid=tx-drawer]')).toContain(txId);
     await page.screenshot({ path: join(SHOTS, 'team-drawer.png') });
+    expect(consoleProblems).toEqual([]);
+    await page.close();
+  });
+
+  it('team view through wallet login: an injected EIP-1193 wallet signs the SIWE message', async () => {
+    const wallet = Wallet.createRandom();
+    await t.http().post('/admin/accounts').set(adminAuth).send({ address: wallet.address, creditUsd: 12 }).expect(201);
+    const signed: string[] = [];
+    const page = await open(async (p) => {
+      // The wallet's key stays in the test; the page reaches it through personal_sign, as with a real extension.
+      await p.exposeFunction('testWalletSign', async (hex: string) => {
+        const message = toUtf8String(hex);
+        signed.push(message);
+        return wallet.signMessage(message);
+      });
+      await p.addInitScript((address: string) => {
+        const sign = (window as unknown as { testWalletSign: (hex: string) => Promise<string> }).testWalletSign;
+        (window as unknown as { ethereum: unknown }).ethereum = {
+          request: async ({ method, params }: { method: string; params?: unknown[] }) => {
+            if (method === 'eth_requestAccounts' || method === 'eth_accounts') return [address];
+            if (method === 'eth_chainId') return '0x7a69';
+            if (method === 'personal_sign') return sign(String(params?.[0]));
+            throw new Error(`unsupported ${method}`);
+          },
+        };
+      }, wallet.address);
+    });
+    await page.click('[data-testid=login-wallet]');
+    await page.waitForSelector('[data-testid=team-view]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=balance-available]')?.textContent === '$12.00');
+    await page.waitForSelector('[data-testid=live-indicator].on');
+    expect(signed).toHaveLength(1);
+    expect(signed[0]).toContain(wallet.address);
+    const stored = await page.evaluate(() => Object.values(sessionStorage));
+    expect(stored).toHaveLength(1);
+    expect(JSON.parse(stored[0])).toEqual({ kind: 'team', jwt: expect.stringMatching(/^ey/) });
     expect(consoleProblems).toEqual([]);
     await page.close();
   });

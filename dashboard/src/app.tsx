@@ -35,7 +35,7 @@ export function App() {
         </nav>
       </header>
       <main class="content" data-testid={session.kind === 'operator' ? 'operator-view' : 'team-view'}>
-        {session.kind === 'operator' ? <OperatorView client={client} adminHeaders={adminHeaders(session)} /> : <TeamView client={client} />}
+        {session.kind === 'operator' ? <OperatorView client={client} adminHeaders={adminHeaders(session)} /> : <TeamView client={client} hasApiKey={'apiKey' in session} />}
       </main>
     </div>
   );

@@ -10,7 +10,7 @@ import { TxTable } from './tx-table';
 import { VaultPanel } from './vault-panel';
 import { WebhooksPanel } from './webhooks-panel';
 
-export function TeamView({ client }: { client: RelayClient }) {
+export function TeamView({ client, hasApiKey }: { client: RelayClient; hasApiKey: boolean }) {
   const account = usePoll(() => unwrap(client.api.GET('/api/account')), 15_000, [client]);
   const chains = usePoll(() => client.chains(), 0, [client]);
   const [filter, setFilter] = useState<TxFilter>({ status: '', chainId: '', label: '' });
@@ -83,7 +83,7 @@ export function TeamView({ client }: { client: RelayClient }) {
       <TxTable live={live} filter={filter} onFilter={setFilter} chains={chainList} onOpen={setOpen} />
       <div class="grid-2">
         <WebhooksPanel client={client} refreshKey={refreshKey} />
-        {a && <VaultPanel client={client} defaultAddress={a.address} />}
+        {a && <VaultPanel client={client} defaultAddress={a.address} enabled={hasApiKey} />}
       </div>
       {open && <TxDrawer client={client} txId={open.id} onClose={() => setOpen(null)} />}
     </>
