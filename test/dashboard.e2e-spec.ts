@@ -39,6 +39,14 @@ describe('dashboard: the page in a real browser (chromium)', () => {
     await t?.close();
   });
 
+  const syncTx = (apiKey: string, chainId = 31337, label = '') =>
+    t
+      .http()
+      .post('/api/submit-tx-sync')
+      .set('api-key', apiKey)
+      .send({ tx: { chainId, to: token(testChain(chainId), 'USDC'), callData: mintCall(randomAddress()), label } })
+      .expect(200);
+
   async function open(before?: (page: Page) => Promise<void>): Promise<Page> {
     const page = await browser.context.newPage();
     consoleProblems = [];
@@ -90,14 +98,22 @@ describe('dashboard: the page in a real browser (chromium)', () => {
   it('team view: balance, a submitted transaction appears and turns EXECUTED live, the spend chart has data, webhooks are listed', async () => {
     const account = await createAccount(t, 100);
     await t.http().post('/api/user/register-webhooks').set('api-key', account.apiKey).send([{ url: receiver.url('/hook'), authType: 'none' }]).expect(200);
+    // Earlier history on the other chain, so the chart and the table show more than the live row.
+    await syncTx(account.apiKey, 84532, 'payout');
+    await syncTx(account.apiKey, 84532, 'payout');
 
     const page = await open();
     await page.fill('[data-testid=login-api-key]', account.apiKey);
     await page.click('[data-testid=login-submit]');
     await page.waitForSelector('[data-testid=team-view]');
-    await page.waitForFunction(() => document.querySelector('[data-testid=balance-available]')?.textContent === '$100.00');
+    const before = (await t.http().get('/api/account').set('api-key', account.apiKey).expect(200)).body.data.availableBalance;
+    await page.waitForFunction((usd) => document.querySelector('[data-testid=balance-available]')?.textContent === usd, `$${before.toFixed(2)}`);
     await page.waitForSelector('[data-testid=webhook-row]');
     await page.waitForSelector('[data-testid=live-indicator].on');
+    // The history's charges are on the chart before the live transaction adds its own.
+    await page.waitForSelector('[data-testid=spend-chart] canvas');
+    const chartPoints = Number(await page.getAttribute('[data-testid=spend-chart]', 'data-points'));
+    expect(chartPoints).toBeGreaterThan(0);
     // Marks this document: a reload would lose it.
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
     expect(await page.evaluate(() => sessionStorage.length)).toBe(1);
@@ -111,9 +127,9 @@ describe('dashboard: the page in a real browser (chromium)', () => {
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
 
     // The charge reaches the spend chart and the balance without a reload.
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid=spend-chart]')?.getAttribute('data-points')) > 0, undefined, { timeout: 20_000 });
+    await page.waitForFunction((n) => Number(document.querySelector('[data-testid=spend-chart]')?.getAttribute('data-points')) > n, chartPoints, { timeout: 20_000 });
     expect(await page.$('[data-testid=spend-chart] canvas')).not.toBeNull();
-    await page.waitForFunction(() => document.querySelector('[data-testid=balance-available]')?.textContent !== '$100.00', undefined, { timeout: 20_000 });
+    await page.waitForFunction((usd) => document.querySelector('[data-testid=balance-available]')?.textContent !== usd, `$${before.toFixed(2)}`, { timeout: 20_000 });
     await page.waitForSelector('[data-testid=delivery-row]', { timeout: 20_000 });
 
     await page.screenshot({ path: join(SHOTS, 'team.png'), fullPage: true });
@@ -162,6 +178,7 @@ describe('dashboard: the page in a real browser (chromium)', () => {
   });
 
   it('operator view: every relayer key on every chain with its balance', async () => {
+    const account = await createAccount(t, 3);
     const page = await open();
     await page.fill('[data-testid=login-admin-token]', TEST_ADMIN_TOKEN);
     await page.click('[data-testid=login-submit]');
@@ -179,7 +196,7 @@ describe('dashboard: the page in a real browser (chromium)', () => {
     expect(api.body.data.every((w: { balanceWei: string | null }) => w.balanceWei !== null && BigInt(w.balanceWei) > 0n)).toBe(true);
 
     await page.waitForSelector('[data-testid=chain-health]');
-    await page.waitForSelector('[data-testid=account-row]');
+    await page.waitForSelector(`[data-testid=account-row][data-address="${account.address.toLowerCase()}"]`);
     // Two scrapes of /metrics (5 s apart) make the first point of the throughput chart.
     await page.waitForSelector('[data-testid=throughput-chart] canvas', { timeout: 15_000 });
     await page.screenshot({ path: join(SHOTS, 'operator.png'), fullPage: true });
@@ -188,14 +205,6 @@ describe('dashboard: the page in a real browser (chromium)', () => {
   });
 
   describe('the reads behind it', () => {
-    const syncTx = (apiKey: string, chainId = 31337) =>
-      t
-        .http()
-        .post('/api/submit-tx-sync')
-        .set('api-key', apiKey)
-        .send({ tx: { chainId, to: token(testChain(chainId), 'USDC'), callData: mintCall(randomAddress()) } })
-        .expect(200);
-
     it('GET /api/account is the caller\'s own account, read afresh', async () => {
       const account = await createAccount(t, 7);
       const res = await t.http().get('/api/account').set('api-key', account.apiKey).expect(200);

@@ -99,7 +99,7 @@ export function MetricsPanel() {
           <h2>Relay latency</h2>
           <span class="muted small">accepted → final, per 5 s window</span>
         </header>
-        <Chart testId="latency-chart" kind="lines" x={x} series={latency} height={180} yFormat={(v) => `${v}s`} emptyText="Collecting samples (every 5 s)…" />
+        <Chart testId="latency-chart" kind="lines" x={x} series={latency} height={180} minSpan={300} yFormat={(v) => `${v}s`} emptyText="Collecting samples (every 5 s)…" />
         <h3>Queue depths</h3>
         {queues.length === 0 ? (
           <div class="muted small">This server does not export queue depth metrics.</div>

@@ -43,7 +43,7 @@ export function Chart({ x, series, kind, height = 220, yFormat, testId, emptyTex
       height,
       legend: { show: true, live: false },
       cursor: { points: { show: kind === 'lines' } },
-      scales: { x: { time: true, range: (_u, min, max) => [Math.min(min, max - minSpan), max] }, y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] } },
+      scales: { x: minSpan > 0 ? { time: true, auto: false, range: [Math.min(x[0], x[x.length - 1] - minSpan), x[x.length - 1]] } : { time: true }, y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] } },
       axes: [
         { stroke: '#8a93a6', grid: { stroke: '#eef0f4' }, ticks: { stroke: '#eef0f4' } },
         { stroke: '#8a93a6', grid: { stroke: '#eef0f4' }, ticks: { stroke: '#eef0f4' }, size: 64, values: (_u, ticks) => ticks.map((t) => (yFormat ? yFormat(t) : String(t))) },
@@ -56,7 +56,7 @@ export function Chart({ x, series, kind, height = 220, yFormat, testId, emptyTex
           width: kind === 'bars' ? 0 : 2,
           fill: kind === 'bars' ? s.color : `${s.color}22`,
           paths: kind === 'bars' ? bars : undefined,
-          points: { show: false },
+          points: { show: kind === 'lines' && x.length < 12, size: 6 },
           value: (_u: uPlot, _v: number | null, _si: number, idx: number | null) => {
             const v = idx === null ? null : s.values[idx];
             return v === null || v === undefined ? '—' : yFormat ? yFormat(v) : String(v);
@@ -73,7 +73,7 @@ export function Chart({ x, series, kind, height = 220, yFormat, testId, emptyTex
       plot.current?.destroy();
       plot.current = null;
     };
-  }, [x, series, kind, height]);
+  }, [x, series, kind, height, minSpan]);
 
   return (
     <div class="chart" data-testid={testId} data-points={points}>
