@@ -5,6 +5,7 @@ import { DatabaseModule } from './database/database.module';
 import { AccountsModule } from './modules/accounts';
 import { AuthModule } from './modules/auth/auth.module';
 import { ChainsModule } from './modules/chains';
+import { DashboardModule } from './modules/dashboard';
 import { TxSocketModule } from './modules/events/socket/tx-socket.module';
 import { GaslessModule } from './modules/gasless/gasless.module';
 import { GaslessWorkerModule } from './modules/gasless/gasless-worker.module';
@@ -56,6 +57,7 @@ export class AppModule {
         VaultModule,
         SwapModule,
         GaslessModule,
+        DashboardModule,
         ...(role === 'worker' ? [] : [ApiModule]),
         ...(role === 'api' ? [] : [WorkerModule]),
       ],

@@ -16,6 +16,7 @@ import { ensureDatabase } from './database';
 import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC, devRelayerAddresses } from './dev-keys';
 import { seedDemoAccount } from './demo-account';
 import { progress } from './progress';
+import { buildDashboard } from '../dashboard/build';
 
 const ROOT = join(__dirname, '..', '..');
 const STATE = join(ROOT, '.local');
@@ -96,7 +97,11 @@ async function main(): Promise<void> {
   const webhookKey = process.env.WEBHOOK_ENCRYPTION_KEY ?? readOr(join(STATE, 'webhook-encryption-key'), () => randomBytes(32).toString('hex'));
   const apiUrl = `http://localhost:${port}`;
 
-  if (process.env.LOCAL_SKIP_BUILD !== 'true') await steps.step('building the API (nest build)', () => buildApi());
+  if (process.env.LOCAL_SKIP_BUILD !== 'true') {
+    await steps.step('building the API (nest build)', () => buildApi());
+    // After nest build, which empties dist/; served at /dashboard.
+    await steps.step('building the dashboard (esbuild)', () => buildDashboard());
+  }
   await steps.step(`checking Redis at ${redisUrl}`, () => checkRedis(redisUrl));
   const chainPorts = [Number(process.env.CHAIN_31337_PORT ?? 8545), Number(process.env.CHAIN_84532_PORT ?? 8546)];
   // Anvil keeps no state across restarts: fresh chains make every nonce, hash and pending

@@ -48,6 +48,10 @@ export class AppConfig {
   @IsString() @MinLength(1)
   CHAINS_FILE: string;
 
+  /** The built dashboard page (`npm run build:dashboard`), served at /dashboard; relative paths from the working directory. */
+  @IsString() @MinLength(1)
+  DASHBOARD_DIR: string = 'dist/dashboard';
+
   /** Bearer token for /admin/*; the admin API is off when unset. */
   @IsOptional() @IsString() @MinLength(16, { message: 'ADMIN_TOKEN must be at least 16 characters' })
   ADMIN_TOKEN?: string;

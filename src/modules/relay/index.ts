@@ -15,3 +15,5 @@ export { RegionResolver } from './intake/region-resolver';
 export type { RegionHints, RelayCommand } from './intake/relay-command';
 export { RelayOutcomes } from './outcomes/relay-outcomes';
 export type { RelayOutcome } from './outcomes/relay-outcomes';
+export { SignerPool } from './core/signer-pool.service';
+export { chainIdOfTxReference } from './store/relay-transaction.sql';

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts';
 import { AdminGuard } from '../accounts';
+import { AccountWebhooksController } from './account/account-webhooks.controller';
+import { AccountWebhooks } from './account/account-webhooks.service';
 import { AdminWebhooksController } from './admin/admin-webhooks.controller';
 import { SecretBox } from '../../common/crypto/secret-box';
 import { RegisterWebhooksPipe } from './registration/register-webhooks.pipe';
@@ -9,10 +11,10 @@ import { WebhooksController } from './registration/webhooks.controller';
 import { WebhookStoresModule } from './store/webhook-stores.module';
 import { WebhookDeadLettersModule } from './webhook-dead-letters.module';
 
-/** Registration (POST /api/user/register-webhooks) and the operator's dead letters (/admin/webhooks/*). */
+/** Registration (POST /api/user/register-webhooks), the team's view (/api/user/webhooks) and the operator's dead letters (/admin/webhooks/*). */
 @Module({
   imports: [AccountsModule, WebhookDeadLettersModule, WebhookStoresModule],
-  controllers: [WebhooksController, AdminWebhooksController],
-  providers: [SecretBox, WebhookRegistry, RegisterWebhooksPipe, AdminGuard],
+  controllers: [WebhooksController, AccountWebhooksController, AdminWebhooksController],
+  providers: [AccountWebhooks, SecretBox, WebhookRegistry, RegisterWebhooksPipe, AdminGuard],
 })
 export class WebhooksModule {}

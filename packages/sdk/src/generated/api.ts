@@ -28,7 +28,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Accounts, newest first */
+        get: operations["AdminController_list"];
         put?: never;
         /** Create an account with its first API key (shown once) */
         post: operations["AdminController_create"];
@@ -319,6 +320,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's webhooks and their latest deliveries (dead letters included) */
+        get: operations["AccountWebhooksController_overview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/webhooks/dead-letters/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deliver one of the account's dead letters again, with a fresh retry schedule */
+        post: operations["AccountWebhooksController_replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/webhooks/dead-letters": {
         parameters: {
             query?: never;
@@ -592,6 +627,60 @@ export interface paths {
         };
         /** A gasless swap, following its relayed settlement */
         get: operations["GaslessController_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's account: balances, limits and today's spend */
+        get: operations["TeamController_account"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/spend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * USD charged per UTC hour or day and chain, from the ledger
+         * @description One point per bucket and chain that had a charge (settled transactions), oldest first; empty buckets are absent.
+         */
+        get: operations["TeamController_spend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/relayers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every relayer key per region and chain with its on-chain balance */
+        get: operations["RelayersController_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1094,6 +1183,41 @@ export interface components {
              */
             enabled?: boolean;
         };
+        AccountWebhookDto: {
+            id: string;
+            url: string;
+            /** @enum {string} */
+            authType: "none" | "bearer" | "basic" | "api-key";
+            enabled: boolean;
+            createdAt: string;
+        };
+        WebhookDeliveryDto: {
+            /** @description Delivery id (the dead-letter id when dead) */
+            id: string;
+            webhookId: string;
+            url: string;
+            txId: string;
+            /** @description The status the notification announces */
+            txStatus: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "dead" | "cancelled";
+            attempts: number;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            createdAt: string;
+            deliveredAt: string | null;
+            deadAt: string | null;
+        };
+        AccountWebhooksDto: {
+            webhooks: components["schemas"]["AccountWebhookDto"][];
+            /** @description Latest deliveries of every status, newest first; dead ones can be replayed */
+            deliveries: components["schemas"]["WebhookDeliveryDto"][];
+        };
+        ReplayedDto: {
+            id: string;
+            /** @example pending */
+            status: string;
+        };
         DeadLetterDto: {
             id: string;
             userId: string;
@@ -1108,11 +1232,6 @@ export interface components {
             lastError: string | null;
             createdAt: string;
             deadAt: string;
-        };
-        ReplayedDto: {
-            id: string;
-            /** @example pending */
-            status: string;
         };
         AllocationDto: {
             venueId: string;
@@ -1591,6 +1710,51 @@ export interface components {
             /** @description 65-byte signature of the quote eip712 payload: 0x plus 130 hex digits */
             signature: string;
         };
+        SpendPointDto: {
+            /**
+             * @description Start of the bucket (UTC)
+             * @example 2026-11-23T20:00:00.000Z
+             */
+            bucket: string;
+            /** @description null for a charge that names no relayed transaction */
+            chainId: number | null;
+            /** @description USD charged */
+            spent: number;
+            /** @description The same in micro-USD (integer, decimal string) */
+            spentMicro: string;
+            /** @description Settled transactions */
+            count: number;
+        };
+        SpendDto: {
+            /** @enum {string} */
+            bucket: "hour" | "day";
+            /** @description Start of the first bucket (UTC) */
+            since: string;
+            /** @description One point per bucket and chain with a charge, oldest first */
+            points: components["schemas"]["SpendPointDto"][];
+            /** @description USD charged over the whole range */
+            totalSpent: number;
+        };
+        RelayerWalletDto: {
+            /** @example us-east */
+            region: string;
+            /** @example 31337 */
+            chainId: number;
+            /** @example Devnet */
+            chainName: string;
+            /** @description Checksummed */
+            address: string;
+            /** @description Native balance in wei (decimal string); null when the node did not answer */
+            balanceWei: string | null;
+            /** @description The same in the native unit, e.g. "9999.98" */
+            balance: string | null;
+            /** @example ETH */
+            symbol: string;
+            /** @description Balance below which the key needs funding, in wei; null while none is configured */
+            floorWei: string | null;
+            /** @description Why the balance is missing (the node's error) */
+            error: string | null;
+        };
         LoginMessageDto: {
             /** @description EIP-4361 text to sign verbatim with EIP-191 personal_sign */
             message: string;
@@ -1791,6 +1955,156 @@ export interface operations {
                      *         "code": "USER_001",
                      *         "message": "no account for the address",
                      *         "category": "USER",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AdminController_list: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Default: 50.
+                 * @example 1
+                 */
+                limit?: number;
+                /**
+                 * @description Default: 0.
+                 * @example 1
+                 */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "userId": "string",
+                     *           "address": "string",
+                     *           "availableBalance": 1,
+                     *           "pendingBalance": 1,
+                     *           "disabled": false,
+                     *           "defaultRelayAccount": null,
+                     *           "userConfig": {
+                     *             "perTxLimit": 1,
+                     *             "dailyLimit": 1,
+                     *             "dailyAmountConsumed": 1,
+                     *             "dailyAmountUpdatedAt": "2026-11-23T12:00:00.000Z",
+                     *             "disabledChainIds": [
+                     *               1
+                     *             ],
+                     *             "maxRetries": 1,
+                     *             "circuitBreakerEnabled": false,
+                     *             "failureCountStreakLimit": 1,
+                     *             "failureCountStreak": 1,
+                     *             "ipWhitelist": [
+                     *               "string"
+                     *             ],
+                     *             "domainWhitelist": [
+                     *               "string"
+                     *             ]
+                     *           }
+                     *         }
+                     *       ],
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AccountViewDto"][];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_004",
+                     *         "message": "schema validation failed",
+                     *         "category": "VALIDATION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_001 (unauthorized access). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -4784,6 +5098,344 @@ export interface operations {
                      *         "code": "AUTH_003",
                      *         "message": "request origin (IP or Origin) not allowed for this account",
                      *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AccountWebhooksController_overview: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How many recent deliveries to list. Default: 20.
+                 * @example 1
+                 */
+                deliveries?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "webhooks": [
+                     *           {
+                     *             "id": "string",
+                     *             "url": "string",
+                     *             "authType": "none",
+                     *             "enabled": false,
+                     *             "createdAt": "string"
+                     *           }
+                     *         ],
+                     *         "deliveries": [
+                     *           {
+                     *             "id": "string",
+                     *             "webhookId": "string",
+                     *             "url": "string",
+                     *             "txId": "string",
+                     *             "txStatus": "string",
+                     *             "status": "pending",
+                     *             "attempts": 1,
+                     *             "lastStatusCode": 1,
+                     *             "lastError": "string",
+                     *             "createdAt": "string",
+                     *             "deliveredAt": "string",
+                     *             "deadAt": "string"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AccountWebhooksDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_004",
+                     *         "message": "schema validation failed",
+                     *         "category": "VALIDATION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "USER_002",
+                     *         "message": "account disabled",
+                     *         "category": "USER",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    AccountWebhooksController_replay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Dead-letter (delivery) id
+                 * @example 42
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "string",
+                     *         "status": "pending"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ReplayedDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_004",
+                     *         "message": "schema validation failed",
+                     *         "category": "VALIDATION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "USER_002",
+                     *         "message": "account disabled",
+                     *         "category": "USER",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_001 (requested resource not found). */
+            404: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_001",
+                     *         "message": "requested resource not found",
+                     *         "category": "RESOURCE",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -7890,6 +8542,401 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
+                };
+            };
+        };
+    };
+    TeamController_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "userId": "string",
+                     *         "address": "string",
+                     *         "availableBalance": 1,
+                     *         "pendingBalance": 1,
+                     *         "disabled": false,
+                     *         "defaultRelayAccount": null,
+                     *         "userConfig": {
+                     *           "perTxLimit": 1,
+                     *           "dailyLimit": 1,
+                     *           "dailyAmountConsumed": 1,
+                     *           "dailyAmountUpdatedAt": "2026-11-23T12:00:00.000Z",
+                     *           "disabledChainIds": [
+                     *             1
+                     *           ],
+                     *           "maxRetries": 1,
+                     *           "circuitBreakerEnabled": false,
+                     *           "failureCountStreakLimit": 1,
+                     *           "failureCountStreak": 1,
+                     *           "ipWhitelist": [
+                     *             "string"
+                     *           ],
+                     *           "domainWhitelist": [
+                     *             "string"
+                     *           ]
+                     *         }
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AccountViewDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "USER_002",
+                     *         "message": "account disabled",
+                     *         "category": "USER",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    TeamController_spend: {
+        parameters: {
+            query?: {
+                /**
+                 * @description UTC hours or UTC days. Default: "hour".
+                 * @example hour
+                 */
+                bucket?: "hour" | "day";
+                /**
+                 * @description How many buckets back from now (default 48 hours or 30 days)
+                 * @example 1
+                 */
+                count?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "bucket": "hour",
+                     *         "since": "string",
+                     *         "points": [
+                     *           {
+                     *             "bucket": "2026-11-23T20:00:00.000Z",
+                     *             "chainId": 1,
+                     *             "spent": 1,
+                     *             "spentMicro": "string",
+                     *             "count": 1
+                     *           }
+                     *         ],
+                     *         "totalSpent": 1
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SpendDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_004",
+                     *         "message": "schema validation failed",
+                     *         "category": "VALIDATION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "USER_002",
+                     *         "message": "account disabled",
+                     *         "category": "USER",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    RelayersController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "region": "us-east",
+                     *           "chainId": 31337,
+                     *           "chainName": "Devnet",
+                     *           "address": "string",
+                     *           "balanceWei": "string",
+                     *           "balance": "string",
+                     *           "symbol": "ETH",
+                     *           "floorWei": "string",
+                     *           "error": "string"
+                     *         }
+                     *       ],
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["RelayerWalletDto"][];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description AUTH_001 (unauthorized access). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };

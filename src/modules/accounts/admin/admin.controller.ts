@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Public } from '../../../common/http/public.decorator';
 import { ApiContract } from '../../../common/swagger/api-contract';
@@ -6,7 +6,7 @@ import { AccountView, toAccountView } from '../domain/account-view';
 import { AccountsService } from '../domain/accounts.service';
 import { LedgerService } from '../domain/ledger.service';
 import { AccountViewDto } from '../dto/account-view.dto';
-import { AccountAuditDto, AccountLimitsDto, CreateAccountDto, CreatedAccountDto, CreatedKeyDto, CreditDto, KeyRateLimitDto, RevokedKeyDto, RevokeKeyDto } from '../dto/admin.dto';
+import { AccountAuditDto, AccountLimitsDto, AccountListQueryDto, CreateAccountDto, CreatedAccountDto, CreatedKeyDto, CreditDto, KeyRateLimitDto, RevokedKeyDto, RevokeKeyDto } from '../dto/admin.dto';
 import { AdminGuard } from './admin.guard';
 
 @ApiTags('admin')
@@ -23,6 +23,13 @@ export class AdminController {
   @ApiContract({ summary: 'Create an account with its first API key (shown once)', auth: 'admin', envelope: 'success', status: 201, type: CreatedAccountDto, errors: ['USER_003', 'VALIDATION_001', 'RESOURCE_001'] })
   create(@Body() body: CreateAccountDto): Promise<CreatedAccountDto> {
     return this.accounts.create(body.address, body.creditUsd ?? 0);
+  }
+
+  @Get('accounts')
+  @ApiContract({ summary: 'Accounts, newest first', auth: 'admin', envelope: 'success', type: [AccountViewDto] })
+  async list(@Query() query: AccountListQueryDto): Promise<AccountView[]> {
+    const accounts = await this.accounts.list({ limit: query.limit ?? 50, offset: query.offset ?? 0 });
+    return accounts.map((a) => toAccountView(a));
   }
 
   @Get('accounts/:address')

@@ -1,12 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
+import { Sql } from '../../../database/sql';
 import { SqlRunner } from '../../../database/sql-store';
 import { AccountCounters } from '../store/account-counters';
 import { AccountStore, ReservationRequest } from '../store/account.store';
 import { AccountEntity } from '../store/account.entity';
 import { LedgerKind } from '../store/ledger-entry.entity';
-import { LedgerEntryStore } from '../store/ledger-entry.store';
+import { LedgerEntryStore, SpendBucket, SpendRow } from '../store/ledger-entry.store';
 
 export interface Balances {
   availableMicro: bigint;
@@ -37,6 +38,11 @@ export class LedgerService {
     private readonly accounts: AccountStore,
     private readonly entries: LedgerEntryStore,
   ) {}
+
+  /** Charged amounts per hour or day and chain (the dashboard's spend chart). */
+  spend(userId: string, bucket: SpendBucket, since: Date, chainOf: (reference: Sql) => Sql): Promise<SpendRow[]> {
+    return this.entries.spend(userId, bucket, since, chainOf);
+  }
 
   credit(userId: string, amountMicro: bigint, memo?: string, em?: EntityManager): Promise<Balances> {
     if (amountMicro <= 0n) throw new AppError('VALIDATION_001', 'credit amount must be positive');

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsOptional, IsPositive, IsString, Max, Min, MinLength, ValidateIf } from 'class-validator';
+import { Type } from 'class-transformer';
 import { IsUsdNumber } from '../../../common/money/is-usd-number';
 import { AccountPolicyFieldsDto } from './policy.dto';
 
@@ -12,6 +13,16 @@ export class CreateAccountDto {
   @ApiPropertyOptional({ description: 'Initial credit in USD', example: 100 })
   @IsOptional() @IsUsdNumber() @Min(0) @Max(1e9)
   creditUsd?: number;
+}
+
+export class AccountListQueryDto {
+  @ApiPropertyOptional({ default: 50, maximum: 500 })
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(500)
+  limit?: number;
+
+  @ApiPropertyOptional({ default: 0 })
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(1_000_000)
+  offset?: number;
 }
 
 export class CreditDto {

@@ -38,6 +38,30 @@ export class LedgerEntryStore extends SqlStore {
     );
     return { availableMicro: BigInt(row?.available ?? '0'), pendingMicro: BigInt(row?.pending ?? '0') };
   }
+
+  /**
+   * What the account was charged per UTC hour or day since `since`: a settle entry takes its
+   * `-(available + pending)` out of the account (what was charged; the rest of the reservation
+   * went back). `chainOf` maps an entry's reference to its chain (a fragment of the relay's store).
+   */
+  spend(userId: string, bucket: SpendBucket, since: Date, chainOf: (reference: Sql) => Sql): Promise<SpendRow[]> {
+    return this.rows<SpendRow>(
+      sql`SELECT date_trunc(${bucket}, le.created_at, 'UTC') AS bucket, ${chainOf(sql`le.reference`)} AS "chainId",
+                 SUM(-(le.available_delta + le.pending_delta))::text AS "spentMicro", COUNT(*)::int AS count
+            FROM ledger_entries le
+           WHERE le.user_id = ${userId} AND le.kind = 'settle' AND le.created_at >= ${since}
+           GROUP BY 1, 2 ORDER BY 1, 2`,
+    );
+  }
+}
+
+export type SpendBucket = 'hour' | 'day';
+
+export interface SpendRow {
+  bucket: Date;
+  chainId: number | null;
+  spentMicro: string;
+  count: number;
 }
 
 /** The CTE `entry`: the reserve row of the `reservation` CTE (written only with it). */

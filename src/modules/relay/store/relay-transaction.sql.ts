@@ -20,3 +20,12 @@ export function moveWhere(m: Move): Sql {
 export function inFlightTxIds(): Sql {
   return sql`SELECT id FROM relay_transactions WHERE status = ${statusOf(IN_FLIGHT[0])}`;
 }
+
+/**
+ * The chain of the relayed transaction a ledger reference (`tx:<id>`) names, or NULL for any
+ * other reference; the CASE keeps a malformed reference from failing the uuid cast.
+ */
+export function chainIdOfTxReference(reference: Sql): Sql {
+  return sql`(SELECT rt.chain_id FROM relay_transactions rt
+               WHERE rt.id = CASE WHEN ${reference} ~ '^tx:[0-9a-f-]{36}$' THEN substring(${reference} FROM 4)::uuid END)`;
+}

@@ -30,8 +30,9 @@ export class WebhookDeadLetters {
     return rows.map((r): DeadLetterDto => ({ ...r, createdAt: r.createdAt.toISOString(), deadAt: r.deadAt.toISOString() }));
   }
 
-  async replay(id: string): Promise<ReplayedDto> {
-    if (!(await this.deliveries.replay(id))) throw new AppError('RESOURCE_001', `no dead letter with id ${id}`);
+  /** `userId` limits the replay to that account's dead letters (the team's own replay). */
+  async replay(id: string, userId: string | null = null): Promise<ReplayedDto> {
+    if (!(await this.deliveries.replay(id, userId))) throw new AppError('RESOURCE_001', `no dead letter with id ${id}`);
     this.logger.log(`dead letter ${id} replayed`);
     await this.redis.publish(webhookWakeChannel(this.config), id).catch((err: Error) => this.logger.warn(`replay wake not sent, the sweep will pick ${id} up: ${err.message}`));
     return { id, status: 'pending' };

@@ -45,6 +45,21 @@ export interface DeadLetterRow {
   deadAt: Date;
 }
 
+export interface RecentDeliveryRow {
+  id: string;
+  webhookId: string;
+  url: string;
+  txId: string;
+  txStatus: string;
+  status: string;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: Date;
+  deliveredAt: Date | null;
+  deadAt: Date | null;
+}
+
 /** An earlier delivery of the same transaction to the same webhook is still open, or an earlier event is not dispatched yet. */
 const BLOCKED = sql`(
   EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.webhook_id = d.webhook_id AND p.tx_id = d.tx_id AND p.event_id < d.event_id AND p.status = 'pending')
@@ -159,11 +174,26 @@ export class WebhookDeliveryStore extends SqlStore {
     );
   }
 
-  /** A dead letter back to pending with a fresh schedule; false when `id` is no dead letter. */
-  async replay(id: string): Promise<boolean> {
+  /** The account's latest deliveries of every status, newest first (the dashboard's webhook panel). */
+  recentOf(userId: string, limit: number): Promise<RecentDeliveryRow[]> {
+    return this.rows<RecentDeliveryRow>(
+      sql`SELECT d.id::text AS id, d.webhook_id AS "webhookId", w.url, d.tx_id AS "txId", e.status AS "txStatus", d.status,
+                 d.attempts, d.last_status_code AS "lastStatusCode", d.last_error AS "lastError", d.created_at AS "createdAt",
+                 d.delivered_at AS "deliveredAt", d.dead_at AS "deadAt"
+            FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id JOIN tx_status_events e ON e.id = d.event_id
+           WHERE d.user_id = ${userId}
+           ORDER BY d.id DESC LIMIT ${limit}`,
+    );
+  }
+
+  /**
+   * A dead letter back to pending with a fresh schedule; false when `id` is no dead letter (of
+   * `userId`'s account when given, so a team replays only its own).
+   */
+  async replay(id: string, userId: string | null = null): Promise<boolean> {
     const replayed = await this.rows<{ id: string }>(
       sql`UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = now(), dead_at = NULL, updated_at = now()
-           WHERE id = ${id} AND status = 'dead' RETURNING id::text AS id`,
+           WHERE id = ${id} AND status = 'dead' AND (${userId}::uuid IS NULL OR user_id = ${userId}) RETURNING id::text AS id`,
     );
     return replayed.length > 0;
   }

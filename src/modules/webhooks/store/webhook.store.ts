@@ -17,7 +17,8 @@ export class WebhookStore extends SqlStore {
     await this.rows(sql`SELECT pg_advisory_xact_lock(hashtext(${`webhooks:${userId}`}))`, em);
   }
 
-  listOf(userId: string, em: EntityManager): Promise<WebhookEntity[]> {
+  listOf(userId: string, em?: EntityManager): Promise<WebhookEntity[]> {
+    em ??= this.manager();
     return em.getRepository(WebhookEntity).find({ where: { userId }, order: { position: 'ASC' } });
   }
 
