@@ -8,6 +8,7 @@ import { ChainsModule } from './modules/chains';
 import { TxSocketModule } from './modules/events/socket/tx-socket.module';
 import { GaslessModule } from './modules/gasless/gasless.module';
 import { GaslessWorkerModule } from './modules/gasless/gasless-worker.module';
+import { IdempotencyModule } from './modules/idempotency';
 import { HealthModule } from './modules/health/health.module';
 import { MetricsModule } from './modules/metrics/metrics.module';
 import { PricingModule } from './modules/pricing';
@@ -51,6 +52,7 @@ export class AppModule {
         PricingModule,
         HealthModule,
         RateLimitModule,
+        IdempotencyModule,
         RelayModule,
         WebhooksModule,
         VaultModule,

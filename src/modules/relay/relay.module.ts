@@ -8,13 +8,14 @@ import { FundingSignedService } from './intake/funding-signed.service';
 import { RelayController } from './http/relay.controller';
 import { TxListController } from './http/tx-list.controller';
 import { TxListService } from './http/tx-list.service';
+import { SyncReplay } from './http/sync-replay';
 import { RelayCoreModule } from './relay-core.module';
 
 /** The relay's HTTP side; other features relay through SubmissionService. */
 @Module({
   imports: [RelayCoreModule],
   controllers: [RelayController, TxListController],
-  providers: [PendingWriter, SubmissionService, SyncWaitService, ExchangeRelayService, FundingSignedService, FundingQuoteService, TxListService],
+  providers: [PendingWriter, SubmissionService, SyncWaitService, ExchangeRelayService, FundingSignedService, FundingQuoteService, TxListService, SyncReplay],
   exports: [SubmissionService, SyncWaitService],
 })
 export class RelayModule {}

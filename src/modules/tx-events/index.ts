@@ -6,3 +6,5 @@ export { TxSignalSubscriber } from './tx-signal.subscriber';
 export { TxStatusEventEntity } from './tx-status-event.entity';
 export { earlierEventUndispatched, outboxInsert, TxStatusEventStore } from './tx-status-event.store';
 export { TxStatusPublisher, txSignalChannel } from './tx-status.publisher';
+export { failureReasonOf, stagesOf } from './tx-record-fields';
+export type { TxStages } from './tx-record-fields';

@@ -11,7 +11,7 @@ import { RelayTransactionEntity } from './relay-transaction.entity';
 import { moveSet, moveWhere } from './relay-transaction.sql';
 
 /** What a settlement writes on the row besides the stage. */
-export type SettledFields = Pick<RelayTransactionEntity, 'executionTxHash' | 'costMicro' | 'isAccountCharged' | 'receipt' | 'revertReason' | 'error' | 'latencyMs'>;
+export type SettledFields = Pick<RelayTransactionEntity, 'executionTxHash' | 'costMicro' | 'isAccountCharged' | 'receipt' | 'revertReason' | 'error' | 'latencyMs' | 'failureReason'>;
 
 /** Every statement on `relay_transactions`; the ones that span tables are composed from the owning stores' fragments. */
 @Injectable()
@@ -135,7 +135,7 @@ export class RelayTransactionStore extends SqlStore {
     const rows = await this.rows(
       sql`WITH row AS (
                  UPDATE relay_transactions
-                    SET ${moveSet(m)}, broadcast_at = COALESCE(broadcast_at, now()), ${this.assignments(fields)}
+                    SET ${moveSet(m)}, broadcast_at = COALESCE(broadcast_at, now()), mined_at = now(), ${this.assignments(fields)}
                   WHERE id = ${tx.id}::uuid AND ${moveWhere(m)} AND estimated_cost_micro >= ${cost}::bigint
               RETURNING id, user_id, estimated_cost_micro
                ),
@@ -158,7 +158,7 @@ export class RelayTransactionStore extends SqlStore {
     const mined = minedHash === null ? sql`` : sql`, ${markMinedCte(minedHash)}`;
     await this.rows(
       sql`WITH row AS (
-            UPDATE relay_transactions SET ${moveSet(m)}${minedHash === null ? sql`` : sql`, broadcast_at = COALESCE(broadcast_at, now())`}, ${this.assignments(fields)}
+            UPDATE relay_transactions SET ${moveSet(m)}${minedHash === null ? sql`` : sql`, broadcast_at = COALESCE(broadcast_at, now()), mined_at = now()`}, ${this.assignments(fields)}
              WHERE id = ${txId}::uuid AND ${moveWhere(m)} RETURNING id
           )${mined}
           SELECT id FROM row`,
