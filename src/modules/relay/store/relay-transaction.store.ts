@@ -5,9 +5,10 @@ import { joinSql, rawSql, Sql, sql } from '../../../database/sql';
 import { SqlRunner, SqlStore } from '../../../database/sql-store';
 import { AccountCounters, maxRetriesOf, ReservationRequest, reservationCte, reserveEntryCte, settleCoveredUpdate, settleEntryCte } from '../../accounts';
 import { outboxInsert, TxNotification } from '../../tx-events';
-import { IN_FLIGHT, Move, move, SENT, statusOf } from '../core/stage';
+import { FeeSettings } from '../core/fees';
+import { IN_FLIGHT, Move, move, SENT, Stage, statusOf } from '../core/stage';
 import { deleteBroadcastCte, markAcceptedCte, markMinedCte } from './relay-broadcast.store';
-import { RelayTransactionEntity } from './relay-transaction.entity';
+import { CancelReason, RelayTransactionEntity } from './relay-transaction.entity';
 import { moveSet, moveWhere } from './relay-transaction.sql';
 
 /** What a settlement writes on the row besides the stage. */
@@ -93,10 +94,14 @@ export class RelayTransactionStore extends SqlStore {
            )`;
   }
 
-  /** The CTE `replaced_row`: the hash of a replacement at the row's nonce (the stage stays). */
-  replacedCte(txId: string, hash: string): Sql {
+  /** The CTE `replaced_row`: the hash and fees of a replacement at the row's nonce (the stage stays). */
+  replacedCte(txId: string, hash: string, fees: FeeSettings): Sql {
+    const legacy = fees.type === 'legacy';
     return sql`replaced_row AS (
-             UPDATE relay_transactions SET execution_tx_hash = ${hash}, updated_at = now()
+             UPDATE relay_transactions SET execution_tx_hash = ${hash}, updated_at = now(),
+                    gas_price = ${legacy ? fees.gasPrice.toString() : null}::numeric,
+                    max_fee_per_gas = ${legacy ? null : fees.maxFeePerGas.toString()}::numeric,
+                    max_priority_fee_per_gas = ${legacy ? null : fees.maxPriorityFeePerGas.toString()}::numeric
               WHERE id = ${txId}::uuid AND stage = ANY(${[...SENT]}::varchar[])
            )`;
   }
@@ -164,6 +169,29 @@ export class RelayTransactionStore extends SqlStore {
           SELECT id FROM row`,
       runner,
     );
+  }
+
+  /**
+   * Asks for the row's cancellation (a client's cancel, or its validUntil passing) while it is
+   * sent and not final; the first reason stays. The row's stage, or undefined when it is not
+   * in a sent stage (still accepted, or final).
+   */
+  async requestCancel(txId: string, reason: CancelReason): Promise<Stage | undefined> {
+    const row = await this.first<{ stage: Stage }>(sql`UPDATE relay_transactions SET cancel_reason = COALESCE(cancel_reason, ${reason}), updated_at = now()
+       WHERE id = ${txId}::uuid AND stage = ANY(${[...SENT]}::varchar[]) RETURNING stage`);
+    return row?.stage;
+  }
+
+  /** In-flight rows whose validUntil has passed and whose cancellation is not yet requested, oldest deadline first. */
+  expiredInFlight(now: Date, limit: number): Promise<RelayTransactionEntity[]> {
+    return this.manager()
+      .createQueryBuilder(RelayTransactionEntity, 't')
+      .where('t.status = :pending', { pending: statusOf('accepted') })
+      .andWhere('t.valid_until IS NOT NULL AND t.valid_until <= :now', { now })
+      .andWhere('t.cancel_reason IS NULL')
+      .orderBy('t.valid_until', 'ASC')
+      .limit(limit)
+      .getMany();
   }
 
   /** One more retry when the account's budget allows; undefined when it is spent or the row is no longer in flight. */
