@@ -81,13 +81,14 @@ export class TxActionsService {
     }
   }
 
-  /** The record once the worker broadcast the replacement, or as it is after REPLACEMENT_WAIT_MS (still queued or settled meanwhile). */
+  /** The record once a node accepted the worker's replacement, or as it is after REPLACEMENT_WAIT_MS (still queued or settled meanwhile). */
   private async afterReplacement(id: string, broadcastsBefore: number): Promise<RelayTransactionEntity> {
     const deadline = Date.now() + REPLACEMENT_WAIT_MS;
     for (;;) {
       const tx = await this.query.get(id);
       if (tx.status !== 'PENDING' || Date.now() >= deadline) return tx;
-      if ((await this.broadcasts.forTx(id)).length > broadcastsBefore) return this.query.get(id);
+      // Written before it is sent; marked once a node accepted it.
+      if ((await this.broadcasts.forTx(id)).slice(broadcastsBefore).some((b) => b.broadcastAt !== null)) return this.query.get(id);
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }
