@@ -80,9 +80,13 @@ export class RelayTransactionStore extends SqlStore {
     await this.manager(runner).insert(RelayTransactionEntity, tx);
   }
 
-  /** The condition of a first signature: the row is accepted and holds no nonce yet. */
+  /**
+   * The condition of a first signature: the row is accepted and holds no nonce yet. It locks the
+   * row, so a concurrent move out of accepted (a client's cancel, an expiry) either commits first
+   * and closes the gate, or waits for the claim and then finds the row signed.
+   */
   claimOpen(txId: string): Sql {
-    return sql`EXISTS (SELECT 1 FROM relay_transactions WHERE id = ${txId}::uuid AND stage = 'accepted')`;
+    return sql`EXISTS (SELECT 1 FROM relay_transactions WHERE id = ${txId}::uuid AND stage = 'accepted' FOR UPDATE)`;
   }
 
   /** The CTE `signed_row`: sender, nonce and hash of a first signature (accepted → signed), only when `claimed` has a row. */
