@@ -5,7 +5,7 @@ import { AccountCounters, LedgerService } from '../../accounts';
 import { ChainRegistry } from '../../chains';
 import { MetricsService } from '../../metrics';
 import { PricingService } from '../../pricing';
-import { notificationFor, TxNotification, TxStatusPublisher } from '../../tx-events';
+import { notificationFor, stagesOf, TxNotification, TxStatusPublisher } from '../../tx-events';
 import { weiToMicroUsd } from '../core/fees';
 import { MinedReceipt, receiptJson } from '../core/mined-receipt';
 import { decodeRevertData, revertDataOf } from '../core/revert-decoder';
@@ -13,7 +13,7 @@ import { countersFor, minedCostWei } from '../core/settlement-math';
 import { IN_FLIGHT, minedStage, Move, move, SENT, Stage } from '../core/stage';
 import { RelayBroadcastStore } from '../store/relay-broadcast.store';
 import { FailureReason, RelayTransactionEntity } from '../store/relay-transaction.entity';
-import { RelayTransactionStore, SettledFields } from '../store/relay-transaction.store';
+import { applyStamps, RelayTransactionStore, SettledFields } from '../store/relay-transaction.store';
 
 /**
  * Moves an in-flight transaction to its final stage (executed, reverted, failed) with, in ONE
@@ -63,10 +63,12 @@ export class SettlementService {
     const success = cancellation ? null : m.status === 'EXECUTED';
     // The usual case, the worst-case estimate covers the cost: the whole settlement is one statement.
     if (costMicro <= tx.estimatedCostMicro) {
-      const minedAt = new Date();
-      const finished = Object.assign(Object.create(Object.getPrototypeOf(tx)) as RelayTransactionEntity, tx, fields, { status: m.status, stage: m.to, minedAt, settledAt: minedAt, broadcastAt: tx.broadcastAt ?? minedAt });
+      const finished = Object.assign(Object.create(Object.getPrototypeOf(tx)) as RelayTransactionEntity, tx, fields, { status: m.status, stage: m.to });
       const notification = notificationFor(finished, 'PENDING');
-      if (await this.txs.settleCovered(tx, m, fields, notification, countersFor(tx, costMicro, success))) {
+      const stamps = await this.txs.settleCovered(tx, m, fields, notification, countersFor(tx, costMicro, success));
+      if (stamps) {
+        // The event carries the times the statement wrote, as the outbox row does.
+        notification.stages = stagesOf(applyStamps(finished, stamps));
         await this.announce(notification, fields.latencyMs ?? 0, tx);
         return;
       }
@@ -129,9 +131,9 @@ export class SettlementService {
       if (!tx || !m.from.includes(tx.stage)) return null;
       const { fields, chargedMicro, charge, success } = await outcome(tx);
       const latencyMs = Date.now() - tx.createdAt.getTime();
-      const now = new Date();
-      Object.assign(tx, fields, { status: m.status, stage: m.to, latencyMs, settledAt: now }, minedHash === null ? {} : { minedAt: now, broadcastAt: tx.broadcastAt ?? now });
-      await this.txs.finish(txId, m, { ...fields, latencyMs }, minedHash, em);
+      Object.assign(tx, fields, { status: m.status, stage: m.to, latencyMs });
+      const stamps = await this.txs.finish(txId, m, { ...fields, latencyMs }, minedHash, em);
+      if (stamps) applyStamps(tx, stamps);
       const notification = await this.publisher.record(em, tx, 'PENDING');
       await charge(em, tx, countersFor(tx, chargedMicro, success));
       row = tx;

@@ -9,9 +9,23 @@ import { FeeSettings } from '../core/fees';
 import { IN_FLIGHT, Move, move, SENT, Stage, statusOf } from '../core/stage';
 import { deleteBroadcastCte, markAcceptedCte, markMinedCte } from './relay-broadcast.store';
 import { CancelReason, RelayTransactionEntity } from './relay-transaction.entity';
-import { moveSet, moveWhere } from './relay-transaction.sql';
+import { moveSet, moveWhere, payloadWithStages, STAGE_COLUMNS } from './relay-transaction.sql';
 
 /** What a settlement writes on the row besides the stage. */
+/** The stage times of a row as a statement wrote them. */
+export interface StageStamps {
+  created_at: Date;
+  signed_at: Date | null;
+  broadcast_at: Date | null;
+  mined_at: Date | null;
+  settled_at: Date | null;
+}
+
+/** The entity's stage times as the statement wrote them. */
+export function applyStamps(tx: RelayTransactionEntity, stamps: StageStamps): RelayTransactionEntity {
+  return Object.assign(tx, { createdAt: stamps.created_at, signedAt: stamps.signed_at, broadcastAt: stamps.broadcast_at, minedAt: stamps.mined_at, settledAt: stamps.settled_at });
+}
+
 export type SettledFields = Pick<RelayTransactionEntity, 'executionTxHash' | 'costMicro' | 'isAccountCharged' | 'receipt' | 'revertReason' | 'error' | 'latencyMs' | 'failureReason'>;
 
 /** Every statement on `relay_transactions`; the ones that span tables are composed from the owning stores' fragments. */
@@ -41,17 +55,17 @@ export class RelayTransactionStore extends SqlStore {
    * its reserve entry, the row and its status event, each written only when the reservation
    * was allowed. The row's timestamps, or undefined when the reservation was refused.
    */
-  insertReserved(tx: RelayTransactionEntity, reservation: ReservationRequest, notification: TxNotification): Promise<{ created_at: Date; updated_at: Date } | undefined> {
+  insertReserved(tx: RelayTransactionEntity, reservation: ReservationRequest, notification: TxNotification): Promise<(StageStamps & { updated_at: Date }) | undefined> {
     const columns = this.columns(tx, ['createdAt', 'updatedAt']);
     return this.first(
       sql`WITH ${reservationCte(reservation)}, ${reserveEntryCte(reservation.amountMicro, reservation.reference)},
                row AS (
                  INSERT INTO relay_transactions (${joinSql(columns.map((c) => c.name))})
                  SELECT ${joinSql(columns.map((c) => c.value))} FROM reservation
-                 RETURNING created_at, updated_at
+                 RETURNING created_at, updated_at, signed_at, broadcast_at, mined_at, settled_at
                ),
-               event AS (${outboxInsert(sql`SELECT ${tx.id}::uuid, ${tx.userId}::uuid, ${tx.status}, NULL, ${JSON.stringify(notification)}::jsonb FROM row`)})
-          SELECT created_at, updated_at FROM row`,
+               event AS (${outboxInsert(sql`SELECT ${tx.id}::uuid, ${tx.userId}::uuid, ${tx.status}, NULL, ${payloadWithStages(JSON.stringify(notification))} FROM row`)})
+          SELECT created_at, updated_at, signed_at, broadcast_at, mined_at, settled_at FROM row`,
     );
   }
 
@@ -139,22 +153,22 @@ export class RelayTransactionStore extends SqlStore {
    * (only if still signed or broadcast), its status event, the mined broadcast marked, the
    * settle entry and the account. False when nothing was settled.
    */
-  async settleCovered(tx: RelayTransactionEntity, m: Move, fields: SettledFields, notification: TxNotification, counters: AccountCounters): Promise<boolean> {
+  async settleCovered(tx: RelayTransactionEntity, m: Move, fields: SettledFields, notification: TxNotification, counters: AccountCounters): Promise<StageStamps | undefined> {
     const cost = fields.costMicro ?? 0n;
-    const rows = await this.rows(
+    return this.first<StageStamps>(
       sql`WITH row AS (
                  UPDATE relay_transactions
                     SET ${moveSet(m)}, broadcast_at = COALESCE(broadcast_at, now()), mined_at = now(), ${this.assignments(fields)}
                   WHERE id = ${tx.id}::uuid AND ${moveWhere(m)} AND estimated_cost_micro >= ${cost}::bigint
-              RETURNING id, user_id, estimated_cost_micro
+              RETURNING id, user_id, estimated_cost_micro, ${STAGE_COLUMNS}
                ),
-               event AS (${outboxInsert(sql`SELECT id, user_id, ${m.status}, 'PENDING', ${JSON.stringify(notification)}::jsonb FROM row`)}),
+               event AS (${outboxInsert(sql`SELECT id, user_id, ${m.status}, 'PENDING', ${payloadWithStages(JSON.stringify(notification))} FROM row`)}),
                ${markMinedCte(fields.executionTxHash ?? '', sql`EXISTS (SELECT 1 FROM row)`)},
                source AS (SELECT user_id, 'tx:' || id AS reference, estimated_cost_micro AS reserved_micro FROM row),
-               ${settleEntryCte(cost)}
-          ${settleCoveredUpdate(cost, counters)}`,
+               ${settleEntryCte(cost)},
+               account AS (${settleCoveredUpdate(cost, counters)})
+          SELECT ${STAGE_COLUMNS} FROM row WHERE EXISTS (SELECT 1 FROM account)`,
     );
-    return rows.length > 0;
   }
 
   /** The row locked for a settlement in the caller's transaction (the general path). */
@@ -163,14 +177,14 @@ export class RelayTransactionStore extends SqlStore {
   }
 
   /** A move to a final stage with its fields, in the caller's transaction; `minedHash` marks that broadcast. */
-  async finish(txId: string, m: Move, fields: Partial<SettledFields>, minedHash: string | null, runner: SqlRunner): Promise<void> {
+  async finish(txId: string, m: Move, fields: Partial<SettledFields>, minedHash: string | null, runner: SqlRunner): Promise<StageStamps | undefined> {
     const mined = minedHash === null ? sql`` : sql`, ${markMinedCte(minedHash)}`;
-    await this.rows(
+    return this.first<StageStamps>(
       sql`WITH row AS (
             UPDATE relay_transactions SET ${moveSet(m)}${minedHash === null ? sql`` : sql`, broadcast_at = COALESCE(broadcast_at, now()), mined_at = now()`}, ${this.assignments(fields)}
-             WHERE id = ${txId}::uuid AND ${moveWhere(m)} RETURNING id
+             WHERE id = ${txId}::uuid AND ${moveWhere(m)} RETURNING id, ${STAGE_COLUMNS}
           )${mined}
-          SELECT id FROM row`,
+          SELECT ${STAGE_COLUMNS} FROM row`,
       runner,
     );
   }
