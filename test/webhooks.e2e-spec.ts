@@ -208,7 +208,7 @@ describe('webhooks', () => {
           timestamp: expect.any(String),
           failureReason: null,
           revertReason: null,
-          stages: { acceptedAt: tx.stages.acceptedAt, signedAt: null, broadcastAt: null, minedAt: null, settledAt: null },
+          stages: { acceptedAt: (tx.stages as { acceptedAt: string }).acceptedAt, signedAt: null, broadcastAt: null, minedAt: null, settledAt: null },
         });
         expect(calls[1].body).toMatchObject({ txId, userId, status: 'EXECUTED', executionTxHash: tx.executionTxHash, costUSD: tx.costUSD, failureReason: null, revertReason: null, stages: tx.stages });
       }
