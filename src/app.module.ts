@@ -9,6 +9,7 @@ import { DashboardModule } from './modules/dashboard';
 import { TxSocketModule } from './modules/events/socket/tx-socket.module';
 import { GaslessModule } from './modules/gasless/gasless.module';
 import { GaslessWorkerModule } from './modules/gasless/gasless-worker.module';
+import { IdempotencyModule } from './modules/idempotency';
 import { HealthModule } from './modules/health/health.module';
 import { MetricsModule } from './modules/metrics/metrics.module';
 import { PricingModule } from './modules/pricing';
@@ -52,6 +53,7 @@ export class AppModule {
         PricingModule,
         HealthModule,
         RateLimitModule,
+        IdempotencyModule,
         RelayModule,
         WebhooksModule,
         VaultModule,

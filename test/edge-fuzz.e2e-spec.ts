@@ -42,7 +42,7 @@ interface Fixtures {
   signedTx: string;
 }
 
-const TX_FIELDS = ['to', 'callData', 'chainId', 'value', 'gasLimit', 'gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas', 'maxUSD', 'label', 'transactionType', 'region', 'isAuthenticatedTx', 'derivationPath', 'authorizationList'];
+const TX_FIELDS = ['to', 'callData', 'chainId', 'value', 'gasLimit', 'gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas', 'maxUSD', 'label', 'transactionType', 'region', 'isAuthenticatedTx', 'derivationPath', 'authorizationList', 'validUntil'];
 const SWAP_QUERY = ['fromChain', 'toChain', 'fromToken', 'toToken', 'amount', 'sender', 'receiver', 'slippage', 'feeBps', 'routeMode', 'Integrator', 'acquisitionMode'];
 // interface.md: a call that reverts in simulation is 500 TRANSACTION_004; an RPC failure 500 CHAIN_003.
 const RELAY_5XX: ErrorCode[] = ['TRANSACTION_004', 'CHAIN_003'];
@@ -55,6 +55,8 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: '/api/quote', auth: 'key', fields: TX_FIELDS, assigned5xx: RELAY_5XX, base: (f) => ({ ...validTx(f), transactionType: 'funding-signed' }) },
   { method: 'POST', path: '/api/submit-signed-tx', auth: 'key', fields: ['chainId', 'signedTx', 'label', 'maxUSD'], assigned5xx: RELAY_5XX, base: (f) => ({ chainId: 31337, signedTx: f.signedTx, label: 'fuzz' }) },
   { method: 'GET', path: '/api/tx', auth: 'none', fields: ['id', 'includeReceipt', 'includeRevertInfo'] },
+  { method: 'POST', path: '/api/tx/{id}/cancel', auth: 'key', fields: [] },
+  { method: 'POST', path: '/api/tx/{id}/speed-up', auth: 'key', fields: ['bumpPercent', 'maxFeePerGas', 'maxPriorityFeePerGas'], base: () => ({ bumpPercent: 20 }) },
   { method: 'GET', path: '/api/user', auth: 'none', fields: ['address'], base: (f) => ({ address: f.target }) },
   { method: 'GET', path: '/api/supported-chains', auth: 'none', fields: [] },
   { method: 'POST', path: '/api/user/register-webhooks', auth: 'key', fields: ['url', 'authType', 'secret', 'apiKeyVar', 'apiKeyPlacement', 'enabled'], base: () => ({ url: 'http://127.0.0.1:9/hook', authType: 'bearer', secret: 's3cret', enabled: true }) },

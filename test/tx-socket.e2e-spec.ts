@@ -122,6 +122,9 @@ describe('tx socket: live status over Socket.IO /tx', () => {
       costUSD: null,
       retries: 0,
       timestamp: expect.stringMatching(ISO_MS),
+      failureReason: null,
+      revertReason: null,
+      stages: { acceptedAt: expect.stringMatching(ISO_MS), signedAt: null, broadcastAt: null, minedAt: null, settledAt: null },
     });
     expect(executed).toEqual({
       event: 'tx.status',
@@ -134,6 +137,15 @@ describe('tx socket: live status over Socket.IO /tx', () => {
       costUSD: expect.any(Number),
       retries: 0,
       timestamp: expect.stringMatching(ISO_MS),
+      failureReason: null,
+      revertReason: null,
+      stages: {
+        acceptedAt: pending.stages.acceptedAt,
+        signedAt: expect.stringMatching(ISO_MS),
+        broadcastAt: expect.stringMatching(ISO_MS),
+        minedAt: expect.stringMatching(ISO_MS),
+        settledAt: expect.stringMatching(ISO_MS),
+      },
     });
     expect(theirs.received).toEqual([]);
   });

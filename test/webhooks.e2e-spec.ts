@@ -206,8 +206,11 @@ describe('webhooks', () => {
           costUSD: null,
           retries: 0,
           timestamp: expect.any(String),
+          failureReason: null,
+          revertReason: null,
+          stages: { acceptedAt: (tx.stages as { acceptedAt: string }).acceptedAt, signedAt: null, broadcastAt: null, minedAt: null, settledAt: null },
         });
-        expect(calls[1].body).toMatchObject({ txId, userId, status: 'EXECUTED', executionTxHash: tx.executionTxHash, costUSD: tx.costUSD });
+        expect(calls[1].body).toMatchObject({ txId, userId, status: 'EXECUTED', executionTxHash: tx.executionTxHash, costUSD: tx.costUSD, failureReason: null, revertReason: null, stages: tx.stages });
       }
       expect(byPath('/bearer')[0].headers.authorization).toBe('Bearer tok-123');
       expect(byPath('/basic')[0].headers.authorization).toBe(`Basic ${Buffer.from('relay:pa:ss').toString('base64')}`);

@@ -17,28 +17,14 @@ import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC, devRelayerAddresses } from './
 import { seedDemoAccount } from './demo-account';
 import { progress } from './progress';
 import { buildDashboard } from '../dashboard/build';
-
-const ROOT = join(__dirname, '..', '..');
-const STATE = join(ROOT, '.local');
+import { startHeartbeat } from './heartbeat';
 
 /** Seconds between the heartbeat's empty blocks (LOCAL_BLOCK_HEARTBEAT_SEC, 0 = off). */
 const HEARTBEAT_SEC = Number(process.env.LOCAL_BLOCK_HEARTBEAT_SEC ?? 2);
 
-/**
- * The local chains mine a block per transaction and nothing in between; a real chain's clock
- * keeps moving. An empty block every few seconds lets time-based state advance while the stack
- * is idle (vault yields accrue, share-price samples differ, so APYs exist); transactions are
- * still mined on arrival.
- */
-function startHeartbeat(rpcUrls: string[]): NodeJS.Timeout | undefined {
-  if (!(HEARTBEAT_SEC > 0)) return undefined;
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'evm_mine', params: [] });
-  const timer = setInterval(() => {
-    for (const url of rpcUrls) void fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).catch(() => undefined);
-  }, HEARTBEAT_SEC * 1000);
-  timer.unref();
-  return timer;
-}
+const ROOT = join(__dirname, '..', '..');
+const STATE = join(ROOT, '.local');
+
 
 function readOr(path: string, make: () => string): string {
   if (existsSync(path)) return readFileSync(path, 'utf8').trim();
@@ -158,7 +144,7 @@ async function main(): Promise<void> {
 
   console.log(`starting the API: node dist/main.js (its log follows)`);
   const app = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'inherit' });
-  const heartbeat = startHeartbeat(devnet.chains.map((c) => c.rpcUrl));
+  const heartbeat = startHeartbeat(devnet.chains.map((c) => c.rpcUrl), HEARTBEAT_SEC);
   const shutdown = async (code: number) => {
     clearInterval(heartbeat);
     app.kill('SIGTERM');

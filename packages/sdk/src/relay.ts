@@ -14,6 +14,16 @@ export interface WaitOptions {
   socket?: boolean;
 }
 
+export interface SubmitOptions {
+  region?: string;
+  /** Idempotency-Key: the same key and body within 24 h answer the first answer again. */
+  idempotencyKey?: string;
+}
+
+function submitHeaders(options: SubmitOptions): { 'X-Relay-Region'?: string; 'Idempotency-Key'?: string } {
+  return { ...(options.region ? { 'X-Relay-Region': options.region } : {}), ...(options.idempotencyKey ? { 'Idempotency-Key': options.idempotencyKey } : {}) };
+}
+
 export type TxListQuery = { status?: TxStatus; chainId?: number; label?: string; limit?: number; cursor?: string };
 
 export class RelayApi {
@@ -23,14 +33,24 @@ export class RelayApi {
     private readonly credentials: Credentials,
   ) {}
 
-  /** POST /api/submit-tx: queued; follow it with `waitFor`. */
-  submit(tx: SubmitTx, options: { region?: string } = {}): Promise<SubmitTxResult> {
-    return data(this.api.POST('/api/submit-tx', { body: tx, params: { header: options.region ? { 'X-Relay-Region': options.region } : {} } }));
+  /** POST /api/submit-tx: queued; follow it with `waitFor`. With `idempotencyKey`, a retry never relays twice. */
+  submit(tx: SubmitTx, options: SubmitOptions = {}): Promise<SubmitTxResult> {
+    return data(this.api.POST('/api/submit-tx', { body: tx, params: { header: submitHeaders(options) } }));
   }
 
   /** POST /api/submit-tx-sync: the record at a final status, at a hash (returnOnTxHash), or with `timedOut: true` (HTTP 202). */
-  submitSync(request: SubmitTxSync, options: { region?: string } = {}): Promise<TxRecord> {
-    return data(this.api.POST('/api/submit-tx-sync', { body: request, params: { header: options.region ? { 'X-Relay-Region': options.region } : {} } }));
+  submitSync(request: SubmitTxSync, options: SubmitOptions = {}): Promise<TxRecord> {
+    return data(this.api.POST('/api/submit-tx-sync', { body: request, params: { header: submitHeaders(options) } }));
+  }
+
+  /** POST /api/tx/{id}/cancel: unsent → FAILED cancelled; sent → a cancellation at its nonce, whichever is mined decides. */
+  cancel(txId: string): Promise<TxRecord> {
+    return data(this.api.POST('/api/tx/{id}/cancel', { params: { path: { id: txId } } }));
+  }
+
+  /** POST /api/tx/{id}/speed-up: a replacement with higher fees (`bumpPercent`, default 20, or the explicit pair). */
+  speedUp(txId: string, fees: { bumpPercent?: number } | { maxFeePerGas: string; maxPriorityFeePerGas: string } = {}): Promise<TxRecord> {
+    return data(this.api.POST('/api/tx/{id}/speed-up', { params: { path: { id: txId } }, body: fees }));
   }
 
   /** POST /api/quote: the cost in USD and `minBalanceRequired`, nothing queued or charged. */

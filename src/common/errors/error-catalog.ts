@@ -27,10 +27,12 @@ export const ERROR_CATALOG = {
   TRANSACTION_006: { status: 400, message: 'daily limit exceeded' },
   TRANSACTION_007: { status: 403, message: "target or method not allowed by the account's policy" },
   TRANSACTION_008: { status: 403, message: "sponsorship not approved by the account's approval webhook" },
+  TRANSACTION_009: { status: 409, message: 'transaction is not in a state that allows this action' },
   CHAIN_001: { status: 400, message: 'unsupported chain' },
   CHAIN_003: { status: 500, message: 'blockchain RPC error' },
   RESOURCE_001: { status: 404, message: 'requested resource not found' },
   RESOURCE_003: { status: 429, message: 'resource limit exceeded' },
+  RESOURCE_004: { status: 409, message: 'idempotency key reused with a different request' },
   SYSTEM_001: { status: 500, message: 'database operation failed' },
   SYSTEM_002: { status: 500, message: 'internal server error' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -7,6 +7,8 @@ import { GaslessSwaps1764300000000 } from './1764300000000-gasless-swaps';
 import { RelayStages1764400000000 } from './1764400000000-relay-stages';
 import { TxListIndex1764500000000 } from './1764500000000-tx-list-index';
 import { AccountPolicy1764600000000 } from './1764600000000-account-policy';
+import { IdempotencyKeys1764610000000 } from './1764610000000-idempotency-keys';
+import { TxLifecycle1764610100000 } from './1764610100000-tx-lifecycle';
 
 /** Every migration in order; listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -19,4 +21,6 @@ export const MIGRATIONS = [
   RelayStages1764400000000,
   TxListIndex1764500000000,
   AccountPolicy1764600000000,
+  IdempotencyKeys1764610000000,
+  TxLifecycle1764610100000,
 ];

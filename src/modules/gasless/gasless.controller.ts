@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import { RegionResolver } from '../relay';
 import { Caller, CurrentCaller } from '../../common/http/authenticated-request';
 import { ApiContract } from '../../common/swagger/api-contract';
+import { Idempotent } from '../idempotency';
 import { RateLimited } from '../rate-limit';
 import type { GaslessQuoteView } from './domain/gasless-quote';
 import { GaslessQuoteService } from './domain/gasless-quote.service';
@@ -41,13 +42,14 @@ export class GaslessController {
   @Post('submit-swap')
   @HttpCode(200)
   @RateLimited()
+  @Idempotent()
   @ApiContract({
     summary: 'Relay the settlement of a signed gasless quote; the calling account pays the gas',
     auth: 'api-key',
     envelope: 'code',
     type: GaslessSwapDto,
     rateLimited: true,
-    errors: ['VALIDATION_001', 'AUTH_008', 'TRANSACTION_001', 'TRANSACTION_002', 'TRANSACTION_006', 'TRANSACTION_008', 'RESOURCE_001', 'TRANSACTION_004', 'CHAIN_003'],
+    errors: ['VALIDATION_001', 'AUTH_008', 'TRANSACTION_001', 'TRANSACTION_002', 'TRANSACTION_006', 'TRANSACTION_008', 'RESOURCE_001', 'RESOURCE_004', 'TRANSACTION_004', 'CHAIN_003'],
   })
   submit(@CurrentCaller() caller: Caller, @Body() body: SubmitGaslessSwapDto, @Req() req: Request): Promise<GaslessSwapView> {
     return this.submissions.submit(caller, body, this.regions.hintsOf(req));

@@ -7,7 +7,7 @@ export { SubmissionService } from './intake/submission.service';
 export type { Submitted } from './intake/submission.service';
 export type { Stage, TxStatus } from './core/stage';
 export { RelayTransactionEntity } from './store/relay-transaction.entity';
-export type { RelayOrigin } from './store/relay-transaction.entity';
+export type { FailureReason, RelayOrigin } from './store/relay-transaction.entity';
 export { RelayCoreModule } from './relay-core.module';
 export { RelayModule } from './relay.module';
 export { RelayWorkerModule } from './relay-worker.module';

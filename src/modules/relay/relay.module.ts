@@ -9,13 +9,16 @@ import { FundingSignedService } from './intake/funding-signed.service';
 import { RelayController } from './http/relay.controller';
 import { TxListController } from './http/tx-list.controller';
 import { TxListService } from './http/tx-list.service';
+import { SyncReplay } from './http/sync-replay';
+import { TxActionsController } from './http/tx-actions.controller';
+import { TxActionsService } from './actions/tx-actions.service';
 import { RelayCoreModule } from './relay-core.module';
 
 /** The relay's HTTP side; other features relay through SubmissionService. */
 @Module({
   imports: [RelayCoreModule],
-  controllers: [RelayController, TxListController],
-  providers: [ApprovalGate, PendingWriter, SubmissionService, SyncWaitService, ExchangeRelayService, FundingSignedService, FundingQuoteService, TxListService],
+  controllers: [RelayController, TxListController, TxActionsController],
+  providers: [ApprovalGate, PendingWriter, SubmissionService, SyncWaitService, ExchangeRelayService, FundingSignedService, FundingQuoteService, TxListService, SyncReplay, TxActionsService],
   exports: [SubmissionService, SyncWaitService],
 })
 export class RelayModule {}

@@ -8,3 +8,5 @@ export { earlierEventUndispatched, outboxInsert, TxStatusEventStore } from './tx
 export { TxStatusPublisher, txSignalChannel } from './tx-status.publisher';
 export type { AccountEvent, LowBalanceEvent } from './account-event';
 export { AccountSignals } from './account-signals';
+export { failureReasonOf, stagesOf } from './tx-record-fields';
+export type { TxStages } from './tx-record-fields';

@@ -1,5 +1,6 @@
 import { microToUsd } from '../../common/money/usd';
-import type { RelayTransactionEntity, TxStatus } from '../relay';
+import type { FailureReason, RelayTransactionEntity, TxStatus } from '../relay';
+import { failureReasonOf, stagesOf, TxStages } from './tx-record-fields';
 
 /** The webhook body and WebSocket event of decisions.md. */
 export interface TxNotification {
@@ -13,6 +14,10 @@ export interface TxNotification {
   costUSD: number | null;
   retries: number;
   timestamp: string;
+  /** Lifecycle fields of the record (extensions.md): null unless FAILED, and the step times. */
+  failureReason: FailureReason | null;
+  revertReason: string | null;
+  stages: TxStages;
 }
 
 /**
@@ -41,5 +46,8 @@ export function notificationFor(tx: RelayTransactionEntity, previousStatus: TxSt
     costUSD: tx.costMicro === null ? null : microToUsd(tx.costMicro),
     retries: tx.retries,
     timestamp: new Date().toISOString(),
+    failureReason: failureReasonOf(tx),
+    revertReason: tx.status === 'FAILED' ? (tx.revertReason ?? null) : null,
+    stages: stagesOf(tx),
   };
 }

@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import { RegionResolver } from '../relay';
 import { Caller, CurrentCaller } from '../../common/http/authenticated-request';
 import { ApiContract } from '../../common/swagger/api-contract';
+import { Idempotent } from '../idempotency';
 import { RateLimited } from '../rate-limit';
 import { PlanExecutionService } from './domain/plan-execution.service';
 import { VaultOrdersService } from './domain/vault-orders.service';
@@ -55,13 +56,14 @@ export class VaultController {
   @Post('deposits')
   @HttpCode(200)
   @RateLimited()
+  @Idempotent()
   @ApiContract({
     summary: 'Execute a signed deposit or withdrawal plan with sponsored gas; opens an order',
     auth: 'api-key',
     envelope: 'success',
     type: OrderDto,
     rateLimited: true,
-    errors: ['VALIDATION_001', 'TRANSACTION_001', 'TRANSACTION_002', 'TRANSACTION_006', 'TRANSACTION_008', 'RESOURCE_001', 'TRANSACTION_004', 'CHAIN_003'],
+    errors: ['VALIDATION_001', 'TRANSACTION_001', 'TRANSACTION_002', 'TRANSACTION_006', 'TRANSACTION_008', 'RESOURCE_001', 'RESOURCE_004', 'TRANSACTION_004', 'CHAIN_003'],
   })
   execute(@CurrentCaller() caller: Caller, @Body() body: ExecutePlanRequestDto, @Req() req: Request): Promise<OrderDto> {
     return this.execution.execute(caller, body, this.regions.hintsOf(req));

@@ -300,6 +300,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tx/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a PENDING transaction of the calling account
+         * @description Not yet sent: FAILED at once (failureReason cancelled), reservation released. Sent: a 0-value self-transfer at the same nonce with bumped fees is broadcast (the answer comes once it is, or after 5 s); whichever is mined decides: EXECUTED (the original won) or FAILED cancelled, the cancellation's gas charged.
+         */
+        post: operations["TxActionsController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tx/{id}/speed-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a broadcast transaction with higher fees
+         * @description Body `{bumpPercent?}` (default 20, 10-500) or `{maxFeePerGas, maxPriorityFeePerGas}` (each at least 10% above the last broadcast). The worst case at the new fees must stay within the account's per-transaction limit (TRANSACTION_001); any cost above the reservation is charged at settlement. Only a sent transaction can be sped up: an accepted one is signed with the market fees when it is sent (TRANSACTION_009).
+         */
+        post: operations["TxActionsController_speedUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/register-webhooks": {
         parameters: {
             query?: never;
@@ -1042,7 +1082,39 @@ export interface components {
             isAuthenticatedTx?: boolean;
             /** @description BIP-32 path of the derived sender, e.g. m/44'/60'/0'/0/7 */
             derivationPath?: string;
+            /**
+             * @description Unix seconds: a transaction not mined by then is cancelled by the service (not yet sent: FAILED at once; sent: a 0-value self-transfer at its nonce, and whichever is mined decides; failureReason expired). Must be in the future and at most 30 days ahead.
+             * @example 1767225600
+             */
+            validUntil?: number;
             authorizationList?: components["schemas"]["AuthorizationDto"][];
+        };
+        TxStagesDto: {
+            /**
+             * Format: date-time
+             * @description accepted: reserved and queued
+             */
+            acceptedAt: string;
+            /**
+             * Format: date-time
+             * @description signed with its nonce
+             */
+            signedAt: string | null;
+            /**
+             * Format: date-time
+             * @description a node accepted it
+             */
+            broadcastAt: string | null;
+            /**
+             * Format: date-time
+             * @description the relay saw its receipt
+             */
+            minedAt: string | null;
+            /**
+             * Format: date-time
+             * @description terminal status written and the cost settled
+             */
+            settledAt: string | null;
         };
         ReceiptDto: {
             transactionHash: string;
@@ -1095,6 +1167,16 @@ export interface components {
             /** @enum {string} */
             transactionType: "flash" | "flash-blocks" | "authenticated" | "funding-signed";
             submitRegion: string;
+            /** @description Unix seconds: not mined by then, the service cancels it (FAILED, failureReason expired) */
+            validUntil: number | null;
+            /**
+             * @description null unless FAILED. reverted: mined with status 0 (gas charged); simulation_reverted: the call reverted when re-simulated before sending; expired: validUntil passed before it was mined; cancelled: POST /api/tx/{id}/cancel won; not_sent: refused by the node or given up before anything was mined; exchange_rejected: the exchange refused the action
+             * @enum {string|null}
+             */
+            failureReason: "reverted" | "simulation_reverted" | "expired" | "cancelled" | "not_sent" | "exchange_rejected" | null;
+            /** @description why it reverted, decoded: Error(string), Panic(uint256), known custom errors (OpenZeppelin 5 ERC-20/721/4626, Permit2, the relay's contracts) by name and arguments, else the raw data; null unless FAILED */
+            revertReason: string | null;
+            stages: components["schemas"]["TxStagesDto"];
             /** @description true only in a 202 of submit-tx-sync */
             timedOut?: boolean;
             receipt?: components["schemas"]["ReceiptDto"] | null;
@@ -1140,6 +1222,17 @@ export interface components {
              * @example null
              */
             nextCursor: string | null;
+        };
+        SpeedUpDto: {
+            /**
+             * @description raise both fees of the last broadcast by this percentage; not with explicit fees. Default: 20.
+             * @example 20
+             */
+            bumpPercent?: number;
+            /** @description wei, base-10 integer string, with maxPriorityFeePerGas; at least 10% above the last broadcast (a legacy transaction uses it as gasPrice) */
+            maxFeePerGas?: string;
+            /** @description wei, base-10 integer string, with maxFeePerGas; at least 10% above the last broadcast */
+            maxPriorityFeePerGas?: string;
         };
         WebhookViewDto: {
             url: string;
@@ -1803,7 +1896,7 @@ export interface components {
                  * @description catalog code
                  * @enum {string}
                  */
-                code: "AUTH_001" | "AUTH_002" | "AUTH_003" | "AUTH_004" | "AUTH_005" | "AUTH_006" | "AUTH_008" | "USER_001" | "USER_002" | "USER_003" | "VALIDATION_001" | "VALIDATION_002" | "VALIDATION_003" | "VALIDATION_004" | "TRANSACTION_001" | "TRANSACTION_002" | "TRANSACTION_003" | "TRANSACTION_004" | "TRANSACTION_005" | "TRANSACTION_006" | "TRANSACTION_007" | "TRANSACTION_008" | "CHAIN_001" | "CHAIN_003" | "RESOURCE_001" | "RESOURCE_003" | "SYSTEM_001" | "SYSTEM_002";
+                code: "AUTH_001" | "AUTH_002" | "AUTH_003" | "AUTH_004" | "AUTH_005" | "AUTH_006" | "AUTH_008" | "USER_001" | "USER_002" | "USER_003" | "VALIDATION_001" | "VALIDATION_002" | "VALIDATION_003" | "VALIDATION_004" | "TRANSACTION_001" | "TRANSACTION_002" | "TRANSACTION_003" | "TRANSACTION_004" | "TRANSACTION_005" | "TRANSACTION_006" | "TRANSACTION_007" | "TRANSACTION_008" | "TRANSACTION_009" | "CHAIN_001" | "CHAIN_003" | "RESOURCE_001" | "RESOURCE_003" | "RESOURCE_004" | "SYSTEM_001" | "SYSTEM_002";
                 message: string;
                 /** @enum {string} */
                 category: "AUTH" | "USER" | "VALIDATION" | "TRANSACTION" | "CHAIN" | "RESOURCE" | "SYSTEM";
@@ -2044,7 +2137,21 @@ export interface operations {
                      *             ],
                      *             "domainWhitelist": [
                      *               "string"
-                     *             ]
+                     *             ],
+                     *             "allowedTargets": [
+                     *               {
+                     *                 "chainId": 31337,
+                     *                 "address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                     *                 "selectors": [
+                     *                   "0xa9059cbb"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "lowBalanceThresholdUsd": 1,
+                     *             "approvalWebhook": {
+                     *               "url": "string",
+                     *               "enabled": false
+                     *             }
                      *           }
                      *         }
                      *       ],
@@ -3667,6 +3774,11 @@ export interface operations {
                  * @example string
                  */
                 "X-Relay-Region"?: string;
+                /**
+                 * @description Optional, 1-255 printable characters. Within 24 h per account, a retry with the same key and the same body gets the first answer again (same status and ids; submit-tx-sync: the record as it is now) and never a second transaction, also when both requests race; the same key with another body is 409 RESOURCE_004 (also while the first request with the key is still running after 10 s). A request refused with an error does not use the key up.
+                 * @example string
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3689,6 +3801,7 @@ export interface operations {
                  *       "region": "string",
                  *       "isAuthenticatedTx": false,
                  *       "derivationPath": "string",
+                 *       "validUntil": 1767225600,
                  *       "authorizationList": [
                  *         {
                  *           "chainId": 31337,
@@ -3833,6 +3946,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_004 (idempotency key reused with a different request). */
+            409: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_004",
+                     *         "message": "idempotency key reused with a different request",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description RESOURCE_003 (resource limit exceeded). */
             429: {
                 headers: {
@@ -3894,6 +4032,11 @@ export interface operations {
                  * @example string
                  */
                 "X-Relay-Region"?: string;
+                /**
+                 * @description Optional, 1-255 printable characters. Within 24 h per account, a retry with the same key and the same body gets the first answer again (same status and ids; submit-tx-sync: the record as it is now) and never a second transaction, also when both requests race; the same key with another body is 409 RESOURCE_004 (also while the first request with the key is still running after 10 s). A request refused with an error does not use the key up.
+                 * @example string
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3917,6 +4060,7 @@ export interface operations {
                  *         "region": "string",
                  *         "isAuthenticatedTx": false,
                  *         "derivationPath": "string",
+                 *         "validUntil": 1767225600,
                  *         "authorizationList": [
                  *           {
                  *             "chainId": 31337,
@@ -3968,6 +4112,16 @@ export interface operations {
                      *         "isAccountCharged": false,
                      *         "transactionType": "flash",
                      *         "submitRegion": "string",
+                     *         "validUntil": 1,
+                     *         "failureReason": "reverted",
+                     *         "revertReason": "string",
+                     *         "stages": {
+                     *           "acceptedAt": "2026-11-23T12:00:00.000Z",
+                     *           "signedAt": "2026-11-23T12:00:00.000Z",
+                     *           "broadcastAt": "2026-11-23T12:00:00.000Z",
+                     *           "minedAt": "2026-11-23T12:00:00.000Z",
+                     *           "settledAt": "2026-11-23T12:00:00.000Z"
+                     *         },
                      *         "timedOut": false,
                      *         "receipt": {
                      *           "transactionHash": "string",
@@ -4031,6 +4185,16 @@ export interface operations {
                      *         "isAccountCharged": false,
                      *         "transactionType": "flash",
                      *         "submitRegion": "string",
+                     *         "validUntil": 1,
+                     *         "failureReason": "reverted",
+                     *         "revertReason": "string",
+                     *         "stages": {
+                     *           "acceptedAt": "2026-11-23T12:00:00.000Z",
+                     *           "signedAt": "2026-11-23T12:00:00.000Z",
+                     *           "broadcastAt": "2026-11-23T12:00:00.000Z",
+                     *           "minedAt": "2026-11-23T12:00:00.000Z",
+                     *           "settledAt": "2026-11-23T12:00:00.000Z"
+                     *         },
                      *         "timedOut": false,
                      *         "receipt": {
                      *           "transactionHash": "string",
@@ -4164,6 +4328,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_004 (idempotency key reused with a different request). */
+            409: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_004",
+                     *         "message": "idempotency key reused with a different request",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description RESOURCE_003 (resource limit exceeded). */
             429: {
                 headers: {
@@ -4241,6 +4430,7 @@ export interface operations {
                  *       "region": "string",
                  *       "isAuthenticatedTx": false,
                  *       "derivationPath": "string",
+                 *       "validUntil": 1767225600,
                  *       "authorizationList": [
                  *         {
                  *           "chainId": 31337,
@@ -4415,7 +4605,13 @@ export interface operations {
     RelayController_submitSigned: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional, 1-255 printable characters. Within 24 h per account, a retry with the same key and the same body gets the first answer again (same status and ids; submit-tx-sync: the record as it is now) and never a second transaction, also when both requests race; the same key with another body is 409 RESOURCE_004 (also while the first request with the key is still running after 10 s). A request refused with an error does not use the key up.
+                 * @example string
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4562,6 +4758,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_004 (idempotency key reused with a different request). */
+            409: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_004",
+                     *         "message": "idempotency key reused with a different request",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description RESOURCE_003 (resource limit exceeded). */
             429: {
                 headers: {
@@ -4666,6 +4887,16 @@ export interface operations {
                      *         "isAccountCharged": false,
                      *         "transactionType": "flash",
                      *         "submitRegion": "string",
+                     *         "validUntil": 1,
+                     *         "failureReason": "reverted",
+                     *         "revertReason": "string",
+                     *         "stages": {
+                     *           "acceptedAt": "2026-11-23T12:00:00.000Z",
+                     *           "signedAt": "2026-11-23T12:00:00.000Z",
+                     *           "broadcastAt": "2026-11-23T12:00:00.000Z",
+                     *           "minedAt": "2026-11-23T12:00:00.000Z",
+                     *           "settledAt": "2026-11-23T12:00:00.000Z"
+                     *         },
                      *         "timedOut": false,
                      *         "receipt": {
                      *           "transactionHash": "string",
@@ -4837,6 +5068,16 @@ export interface operations {
                      *             "isAccountCharged": false,
                      *             "transactionType": "flash",
                      *             "submitRegion": "string",
+                     *             "validUntil": 1,
+                     *             "failureReason": "reverted",
+                     *             "revertReason": "string",
+                     *             "stages": {
+                     *               "acceptedAt": "2026-11-23T12:00:00.000Z",
+                     *               "signedAt": "2026-11-23T12:00:00.000Z",
+                     *               "broadcastAt": "2026-11-23T12:00:00.000Z",
+                     *               "minedAt": "2026-11-23T12:00:00.000Z",
+                     *               "settledAt": "2026-11-23T12:00:00.000Z"
+                     *             },
                      *             "timedOut": false,
                      *             "receipt": {
                      *               "transactionHash": "string",
@@ -4940,6 +5181,522 @@ export interface operations {
                      *         "code": "AUTH_003",
                      *         "message": "request origin (IP or Origin) not allowed for this account",
                      *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    TxActionsController_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description the transaction id (txId of the submission)
+                 * @example string
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "string",
+                     *         "userId": "string",
+                     *         "to": "string",
+                     *         "callData": "string",
+                     *         "value": "string",
+                     *         "chainId": 1,
+                     *         "gasPrice": "string",
+                     *         "maxFeePerGas": "string",
+                     *         "maxPriorityFeePerGas": "string",
+                     *         "gasLimit": "string",
+                     *         "label": "string",
+                     *         "status": "PENDING",
+                     *         "executionTxHash": "string",
+                     *         "timestamp": "2026-11-23T12:00:00.000Z",
+                     *         "latency": 1,
+                     *         "costUSD": 1,
+                     *         "retries": 1,
+                     *         "isAccountCharged": false,
+                     *         "transactionType": "flash",
+                     *         "submitRegion": "string",
+                     *         "validUntil": 1,
+                     *         "failureReason": "reverted",
+                     *         "revertReason": "string",
+                     *         "stages": {
+                     *           "acceptedAt": "2026-11-23T12:00:00.000Z",
+                     *           "signedAt": "2026-11-23T12:00:00.000Z",
+                     *           "broadcastAt": "2026-11-23T12:00:00.000Z",
+                     *           "minedAt": "2026-11-23T12:00:00.000Z",
+                     *           "settledAt": "2026-11-23T12:00:00.000Z"
+                     *         },
+                     *         "timedOut": false,
+                     *         "receipt": {
+                     *           "transactionHash": "string",
+                     *           "blockNumber": 1,
+                     *           "blockHash": "string",
+                     *           "status": 0,
+                     *           "from": "string",
+                     *           "to": "string",
+                     *           "gasUsed": "string",
+                     *           "effectiveGasPrice": "string",
+                     *           "l1Fee": "string",
+                     *           "contractAddress": "string",
+                     *           "logs": 1
+                     *         },
+                     *         "revert": {
+                     *           "reason": "string"
+                     *         }
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TxRecordDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description TRANSACTION_003 (transaction not found). */
+            404: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TRANSACTION_003",
+                     *         "message": "transaction not found",
+                     *         "category": "TRANSACTION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description TRANSACTION_009 (transaction is not in a state that allows this action). */
+            409: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TRANSACTION_009",
+                     *         "message": "transaction is not in a state that allows this action",
+                     *         "category": "TRANSACTION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    TxActionsController_speedUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description the transaction id (txId of the submission)
+                 * @example string
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "bumpPercent": 20,
+                 *       "maxFeePerGas": "string",
+                 *       "maxPriorityFeePerGas": "string"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SpeedUpDto"];
+            };
+        };
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "string",
+                     *         "userId": "string",
+                     *         "to": "string",
+                     *         "callData": "string",
+                     *         "value": "string",
+                     *         "chainId": 1,
+                     *         "gasPrice": "string",
+                     *         "maxFeePerGas": "string",
+                     *         "maxPriorityFeePerGas": "string",
+                     *         "gasLimit": "string",
+                     *         "label": "string",
+                     *         "status": "PENDING",
+                     *         "executionTxHash": "string",
+                     *         "timestamp": "2026-11-23T12:00:00.000Z",
+                     *         "latency": 1,
+                     *         "costUSD": 1,
+                     *         "retries": 1,
+                     *         "isAccountCharged": false,
+                     *         "transactionType": "flash",
+                     *         "submitRegion": "string",
+                     *         "validUntil": 1,
+                     *         "failureReason": "reverted",
+                     *         "revertReason": "string",
+                     *         "stages": {
+                     *           "acceptedAt": "2026-11-23T12:00:00.000Z",
+                     *           "signedAt": "2026-11-23T12:00:00.000Z",
+                     *           "broadcastAt": "2026-11-23T12:00:00.000Z",
+                     *           "minedAt": "2026-11-23T12:00:00.000Z",
+                     *           "settledAt": "2026-11-23T12:00:00.000Z"
+                     *         },
+                     *         "timedOut": false,
+                     *         "receipt": {
+                     *           "transactionHash": "string",
+                     *           "blockNumber": 1,
+                     *           "blockHash": "string",
+                     *           "status": 0,
+                     *           "from": "string",
+                     *           "to": "string",
+                     *           "gasUsed": "string",
+                     *           "effectiveGasPrice": "string",
+                     *           "l1Fee": "string",
+                     *           "contractAddress": "string",
+                     *           "logs": 1
+                     *         },
+                     *         "revert": {
+                     *           "reason": "string"
+                     *         }
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TxRecordDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_001 (invalid input), VALIDATION_004 (schema validation failed), TRANSACTION_001 (cost limit exceeded), TRANSACTION_005 (invalid gas parameters). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_001",
+                     *         "message": "invalid input",
+                     *         "category": "VALIDATION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description TRANSACTION_003 (transaction not found). */
+            404: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TRANSACTION_003",
+                     *         "message": "transaction not found",
+                     *         "category": "TRANSACTION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description TRANSACTION_009 (transaction is not in a state that allows this action). */
+            409: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TRANSACTION_009",
+                     *         "message": "transaction is not in a state that allows this action",
+                     *         "category": "TRANSACTION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -5249,7 +6006,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description USER_002 (account disabled). */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
             403: {
                 headers: {
                     /** @description the catalog code */
@@ -5263,9 +6020,9 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "error": {
-                     *         "code": "USER_002",
-                     *         "message": "account disabled",
-                     *         "category": "USER",
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -5394,7 +6151,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description USER_002 (account disabled). */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
             403: {
                 headers: {
                     /** @description the catalog code */
@@ -5408,9 +6165,9 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "error": {
-                     *         "code": "USER_002",
-                     *         "message": "account disabled",
-                     *         "category": "USER",
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -6232,7 +6989,13 @@ export interface operations {
     VaultController_execute: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional, 1-255 printable characters. Within 24 h per account, a retry with the same key and the same body gets the first answer again (same status and ids; submit-tx-sync: the record as it is now) and never a second transaction, also when both requests race; the same key with another body is 409 RESOURCE_004 (also while the first request with the key is still running after 10 s). A request refused with an error does not use the key up.
+                 * @example string
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6389,6 +7152,31 @@ export interface operations {
                      *       "error": {
                      *         "code": "RESOURCE_001",
                      *         "message": "requested resource not found",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_004 (idempotency key reused with a different request). */
+            409: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_004",
+                     *         "message": "idempotency key reused with a different request",
                      *         "category": "RESOURCE",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
@@ -8221,7 +9009,13 @@ export interface operations {
     GaslessController_submit: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional, 1-255 printable characters. Within 24 h per account, a retry with the same key and the same body gets the first answer again (same status and ids; submit-tx-sync: the record as it is now) and never a second transaction, also when both requests race; the same key with another body is 409 RESOURCE_004 (also while the first request with the key is still running after 10 s). A request refused with an error does not use the key up.
+                 * @example string
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8347,6 +9141,26 @@ export interface operations {
                      *       "code": 404,
                      *       "data": null,
                      *       "message": "requested resource not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CodeErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_004 (idempotency key reused with a different request). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            409: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "data": null,
+                     *       "message": "idempotency key reused with a different request"
                      *     }
                      */
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
@@ -8588,7 +9402,21 @@ export interface operations {
                      *           ],
                      *           "domainWhitelist": [
                      *             "string"
-                     *           ]
+                     *           ],
+                     *           "allowedTargets": [
+                     *             {
+                     *               "chainId": 31337,
+                     *               "address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                     *               "selectors": [
+                     *                 "0xa9059cbb"
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "lowBalanceThresholdUsd": 1,
+                     *           "approvalWebhook": {
+                     *             "url": "string",
+                     *             "enabled": false
+                     *           }
                      *         }
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -8631,7 +9459,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description USER_002 (account disabled). */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
             403: {
                 headers: {
                     /** @description the catalog code */
@@ -8645,9 +9473,9 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "error": {
-                     *         "code": "USER_002",
-                     *         "message": "account disabled",
-                     *         "category": "USER",
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -8791,7 +9619,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description USER_002 (account disabled). */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
             403: {
                 headers: {
                     /** @description the catalog code */
@@ -8805,9 +9633,9 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "error": {
-                     *         "code": "USER_002",
-                     *         "message": "account disabled",
-                     *         "category": "USER",
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"

@@ -21,6 +21,22 @@ const KNOWN_ERRORS = new Interface([
   'error ERC721InsufficientApproval(address operator, uint256 tokenId)',
   'error ERC721InvalidApprover(address approver)',
   'error ERC721InvalidOperator(address operator)',
+  // OpenZeppelin 5: IERC1155Errors
+  'error ERC1155InsufficientBalance(address sender, uint256 balance, uint256 needed, uint256 tokenId)',
+  'error ERC1155InvalidSender(address sender)',
+  'error ERC1155InvalidReceiver(address receiver)',
+  'error ERC1155MissingApprovalForAll(address operator, address owner)',
+  'error ERC1155InvalidApprover(address approver)',
+  'error ERC1155InvalidOperator(address operator)',
+  'error ERC1155InvalidArrayLength(uint256 idsLength, uint256 valuesLength)',
+  // OpenZeppelin 5: ERC-2612 permits, nonces, Address and SafeCast utilities
+  'error ERC2612ExpiredSignature(uint256 deadline)',
+  'error ERC2612InvalidSigner(address signer, address owner)',
+  'error InvalidAccountNonce(address account, uint256 currentNonce)',
+  'error AddressEmptyCode(address target)',
+  'error FailedCall()',
+  'error InsufficientBalance(uint256 balance, uint256 needed)',
+  'error SafeCastOverflowedUintDowncast(uint8 bits, uint256 value)',
   // OpenZeppelin 5: ERC-4626, access control, ownership, pausing, SafeERC20, reentrancy
   'error ERC4626ExceededMaxDeposit(address receiver, uint256 assets, uint256 max)',
   'error ERC4626ExceededMaxMint(address receiver, uint256 shares, uint256 max)',

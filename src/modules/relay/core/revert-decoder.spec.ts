@@ -1,4 +1,4 @@
-import { AbiCoder, concat } from 'ethers';
+import { AbiCoder, concat, getAddress, Interface } from 'ethers';
 import { decodeRevertData, isRevertError, revertDataOf } from './revert-decoder';
 
 const abi = AbiCoder.defaultAbiCoder();
@@ -30,6 +30,31 @@ describe('decodeRevertData', () => {
       `execution reverted: AccessControlUnauthorizedAccount(account=0x00000000000000000000000000000000000000AA, neededRole=${role})`,
     );
     expect(decodeRevertData(concat(['0x2c19b8b8', abi.encode(['uint256', 'uint256'], [5, 9])]))).toMatch(/^execution reverted: InsufficientOutput\(amountOut=5, minAmountOut=9\)$/);
+  });
+
+  it('names OpenZeppelin 5 ERC-1155, ERC-2612, nonce and utility errors', () => {
+    const oz = new Interface([
+      'error ERC1155InsufficientBalance(address sender, uint256 balance, uint256 needed, uint256 tokenId)',
+      'error ERC1155MissingApprovalForAll(address operator, address owner)',
+      'error ERC2612ExpiredSignature(uint256 deadline)',
+      'error InvalidAccountNonce(address account, uint256 currentNonce)',
+      'error FailedCall()',
+      'error SafeCastOverflowedUintDowncast(uint8 bits, uint256 value)',
+    ]);
+    const a = '0x00000000000000000000000000000000000000aa';
+    const b = '0x00000000000000000000000000000000000000bb';
+    expect(decodeRevertData(oz.encodeErrorResult('ERC1155InsufficientBalance', [a, 1, 2, 7]))).toBe(
+      'execution reverted: ERC1155InsufficientBalance(sender=0x00000000000000000000000000000000000000AA, balance=1, needed=2, tokenId=7)',
+    );
+    expect(decodeRevertData(oz.encodeErrorResult('ERC1155MissingApprovalForAll', [a, b]))).toBe(
+      `execution reverted: ERC1155MissingApprovalForAll(operator=0x00000000000000000000000000000000000000AA, owner=${getAddress(b)})`,
+    );
+    expect(decodeRevertData(oz.encodeErrorResult('ERC2612ExpiredSignature', [1700000000]))).toBe('execution reverted: ERC2612ExpiredSignature(deadline=1700000000)');
+    expect(decodeRevertData(oz.encodeErrorResult('InvalidAccountNonce', [a, 3]))).toBe(
+      'execution reverted: InvalidAccountNonce(account=0x00000000000000000000000000000000000000AA, currentNonce=3)',
+    );
+    expect(decodeRevertData(oz.encodeErrorResult('FailedCall', []))).toBe('execution reverted: FailedCall()');
+    expect(decodeRevertData(oz.encodeErrorResult('SafeCastOverflowedUintDowncast', [8, 300]))).toBe('execution reverted: SafeCastOverflowedUintDowncast(bits=8, value=300)');
   });
 
   it('keeps a known selector whose arguments do not decode as raw hex', () => {

@@ -24,7 +24,7 @@ export function minedCostWei(
  * submission counted toward today (one made before today's UTC midnight counted toward
  * yesterday, whose total no longer matters).
  */
-export function countersFor(tx: Pick<RelayTransactionEntity, 'createdAt' | 'estimatedCostMicro'>, chargedMicro: bigint, success: boolean, now = new Date()): AccountCounters {
+export function countersFor(tx: Pick<RelayTransactionEntity, 'createdAt' | 'estimatedCostMicro'>, chargedMicro: bigint, success: boolean | null, now = new Date()): AccountCounters {
   const dayStart = utcDayStart(now);
   return { success, daily: tx.createdAt >= dayStart ? { dayStart, now, estimatedMicro: tx.estimatedCostMicro, chargedMicro } : null };
 }

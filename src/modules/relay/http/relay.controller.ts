@@ -4,7 +4,9 @@ import type { Request, Response } from 'express';
 import { Caller, CurrentCaller } from '../../../common/http/authenticated-request';
 import { Public } from '../../../common/http/public.decorator';
 import { ApiContract } from '../../../common/swagger/api-contract';
+import { Idempotent } from '../../idempotency';
 import { RateLimited } from '../../rate-limit';
+import { SyncReplay } from './sync-replay';
 import { SubmissionService, Submitted } from '../intake/submission.service';
 import { SyncWaitService } from '../intake/sync-wait.service';
 import { TxQueryService } from './tx-query.service';
@@ -19,7 +21,7 @@ import { RegionResolver } from '../intake/region-resolver';
 
 /** What a submission can be refused with (interface.md, POST /api/submit-tx). */
 const SUBMIT_ERRORS = [
-  'VALIDATION_001', 'VALIDATION_003', 'TRANSACTION_005', 'CHAIN_001', 'TRANSACTION_001', 'TRANSACTION_002', 'TRANSACTION_006', 'TRANSACTION_007', 'TRANSACTION_008', 'VALIDATION_002', 'USER_001', 'CHAIN_003',
+  'VALIDATION_001', 'VALIDATION_003', 'TRANSACTION_005', 'CHAIN_001', 'TRANSACTION_001', 'TRANSACTION_002', 'TRANSACTION_006', 'TRANSACTION_007', 'TRANSACTION_008', 'VALIDATION_002', 'USER_001', 'CHAIN_003', 'RESOURCE_004',
 ] as const;
 
 const REGION_HEADER = { name: 'X-Relay-Region', required: false, description: 'region pin; wins over the body region' };
@@ -38,6 +40,7 @@ export class RelayController {
 
   @Post('submit-tx')
   @RateLimited()
+  @Idempotent()
   @ApiContract({
     summary: 'Queue a gas-sponsored transaction',
     auth: 'api-key',
@@ -55,6 +58,7 @@ export class RelayController {
   @Post('submit-tx-sync')
   @HttpCode(200)
   @RateLimited()
+  @Idempotent({ refresh: SyncReplay })
   @ApiContract({
     summary: 'Queue and wait for a terminal status, a hash (returnOnTxHash) or the timeout (202, timedOut true)',
     auth: 'api-key',
@@ -94,6 +98,7 @@ export class RelayController {
 
   @Post('submit-signed-tx')
   @RateLimited()
+  @Idempotent()
   @ApiContract({
     summary: 'Top up the sender of a user-signed transaction to minBalanceRequired, then broadcast and track it (funding-signed)',
     auth: 'api-key',

@@ -1,6 +1,7 @@
 import { microToUsd } from '../../../common/money/usd';
 import { TxRecordDto } from './dto/tx-record.dto';
 import { RelayTransactionEntity } from '../store/relay-transaction.entity';
+import { failureReasonOf, stagesOf } from '../../tx-events';
 
 export type TxRecord = TxRecordDto;
 
@@ -26,8 +27,13 @@ export function toTxRecord(tx: RelayTransactionEntity, options: { includeReceipt
     isAccountCharged: tx.isAccountCharged,
     transactionType: tx.transactionType,
     submitRegion: tx.submitRegion,
+    validUntil: tx.validUntil ? Math.floor(tx.validUntil.getTime() / 1000) : null,
+    failureReason: failureReasonOf(tx),
+    revertReason: tx.status === 'FAILED' ? tx.revertReason : null,
+    stages: stagesOf(tx),
   };
   if (options.includeReceipt) record.receipt = tx.receipt;
   if (options.includeRevertInfo && tx.status === 'FAILED') record.revert = { reason: tx.revertReason ?? tx.error ?? 'unknown' };
   return record;
 }
+

@@ -75,6 +75,8 @@ export class FundingSignedService {
       transactionType: 'funding-signed',
       derivationPath: null,
       authorizationList: null,
+      // The user signed it: the relay cannot sign a cancellation at the user's nonce.
+      validUntil: null,
     };
     const estimate = await this.estimator.estimate(request, signed.from, { derivedSender: false });
     const topUpWei = estimate.minBalanceRequired > balance ? estimate.minBalanceRequired - balance : 0n;

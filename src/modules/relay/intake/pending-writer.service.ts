@@ -4,10 +4,10 @@ import { EntityManager } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import { microToUsd, usdToMicro } from '../../../common/money/usd';
 import { AccountsService, LedgerService, ReservationRequest, utcDayStart } from '../../accounts';
-import { notificationFor, TxNotification, TxStatusPublisher } from '../../tx-events';
+import { notificationFor, stagesOf, TxNotification, TxStatusPublisher } from '../../tx-events';
 import { Stage, statusOf } from '../core/stage';
 import { RelayTransactionEntity } from '../store/relay-transaction.entity';
-import { RelayTransactionStore } from '../store/relay-transaction.store';
+import { applyStamps, RelayTransactionStore } from '../store/relay-transaction.store';
 import { checkSpendLimits } from './spend-limits';
 
 export type PendingFields = Omit<Partial<RelayTransactionEntity>, 'status' | 'stage' | 'isAccountCharged' | 'retries' | 'estimatedCostMicro'>;
@@ -65,8 +65,10 @@ export class PendingWriter {
     if (!within) {
       const inserted = await this.txs.insertReserved(tx, reservation, notification);
       if (!inserted) await this.refusal(userId, fields.chainId, costMicro, now);
-      tx.createdAt = new Date(inserted!.created_at);
+      applyStamps(tx, inserted!);
       tx.updatedAt = new Date(inserted!.updated_at);
+      // As in the outbox row: the acceptance time is the row's.
+      notification.stages = stagesOf(tx);
       return { tx, notification };
     }
     return this.txs.transaction(async (em) => {

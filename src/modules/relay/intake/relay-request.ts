@@ -28,6 +28,19 @@ export interface RelayRequest {
   transactionType: TransactionType;
   derivationPath: string | null;
   authorizationList: StoredAuthorization[] | null;
+  validUntil: Date | null;
+}
+
+/** How far ahead a deadline may be: beyond it a client has surely made a unit mistake (ms for s). */
+export const MAX_VALID_FOR_SEC = 30 * 24 * 60 * 60;
+
+/** `validUntil` (Unix seconds) as a date: in the future and within MAX_VALID_FOR_SEC. */
+export function parseValidUntil(validUntil: number | undefined, now = Date.now()): Date | null {
+  if (validUntil === undefined) return null;
+  const nowSec = Math.floor(now / 1000);
+  if (validUntil <= nowSec) throw new AppError('VALIDATION_001', `validUntil ${validUntil} is not in the future (now ${nowSec})`);
+  if (validUntil > nowSec + MAX_VALID_FOR_SEC) throw new AppError('VALIDATION_001', `validUntil must be at most ${MAX_VALID_FOR_SEC} seconds (30 days) ahead; it is Unix seconds`);
+  return new Date(validUntil * 1000);
 }
 
 function uint(value: string | undefined, field: string, code: 'TRANSACTION_005' | 'VALIDATION_001'): bigint | null {
@@ -115,5 +128,6 @@ export function parseRelayRequest(dto: SubmitTxDto, chain: ChainDefinition): Rel
     transactionType,
     derivationPath,
     authorizationList: parseAuthorizations(dto, chain),
+    validUntil: parseValidUntil(dto.validUntil),
   };
 }

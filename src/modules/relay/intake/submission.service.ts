@@ -92,6 +92,7 @@ export class SubmissionService {
         derivationPath: request.derivationPath,
         authorizationList: request.authorizationList,
         origin: command.origin ?? null,
+        validUntil: request.validUntil,
       },
       estimate.costMicro,
       request.maxUsd,

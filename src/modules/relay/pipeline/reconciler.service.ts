@@ -11,11 +11,13 @@ import { MinedCheck } from './mined-check';
 import { NonceFiller } from './nonce-filler';
 import { NonceManager } from './nonce-manager.service';
 import { SignerPool } from '../core/signer-pool.service';
+import { SettlementService } from './settlement.service';
 
 const GRACE_MS = 2_000;
 const BATCH = 500;
 
 export interface ReconcileReport {
+  expired: number;
   examined: number;
   enqueued: number;
   replaced: number;
@@ -48,10 +50,12 @@ export class ReconcilerService {
     private readonly nonces: NonceManager,
     private readonly mined: MinedCheck,
     private readonly filler: NonceFiller,
+    private readonly settlement: SettlementService,
   ) {}
 
   async reconcile(): Promise<ReconcileReport> {
-    const report: ReconcileReport = { examined: 0, enqueued: 0, replaced: 0, settled: 0, gapsFilled: 0 };
+    const report: ReconcileReport = { expired: 0, examined: 0, enqueued: 0, replaced: 0, settled: 0, gapsFilled: 0 };
+    report.expired = await this.expire();
     report.gapsFilled = await this.fillGaps();
     const pending = await this.txs.inFlightBefore(new Date(Date.now() - GRACE_MS), BATCH);
     if (pending.length === 0) return this.logged(report);
@@ -93,6 +97,28 @@ export class ReconcilerService {
   }
 
   /**
+   * validUntil passed: an unsent row fails at once (`expired`, released); a sent one gets a
+   * cancellation at its nonce, and whichever of the two is mined decides.
+   */
+  async expire(): Promise<number> {
+    let expired = 0;
+    const stamp = Date.now().toString(36);
+    for (const tx of await this.txs.expiredInFlight(new Date(), BATCH)) {
+      try {
+        if (tx.stage === 'accepted' && (await this.settlement.failUnsent(tx.id, 'validUntil passed before it was sent', 'expired', ['accepted']))) {
+          expired++;
+          continue;
+        }
+        // Sent (or signed since the read): cancel it at its nonce.
+        if ((await this.txs.requestCancel(tx.id, 'expired')) && (await this.queue.enqueue(tx.id, 'replace', `x${stamp}`))) expired++;
+      } catch (err) {
+        this.logger.warn(`expiring ${tx.id}: ${(err as Error).message.split('\n')[0]}`);
+      }
+    }
+    return expired;
+  }
+
+  /**
    * Resyncs every relayer key with its chain and fills the lowest unmined nonce when nothing
    * will ever use it (its transaction failed before reaching the chain, a crash between signing
    * and broadcasting a top-up), so the key's later transactions are not stuck behind it.
@@ -124,7 +150,7 @@ export class ReconcilerService {
   }
 
   private logged(report: ReconcileReport): ReconcileReport {
-    if (report.enqueued || report.replaced || report.settled || report.gapsFilled) this.logger.log(`reconciled ${JSON.stringify(report)}`);
+    if (report.expired || report.enqueued || report.replaced || report.settled || report.gapsFilled) this.logger.log(`reconciled ${JSON.stringify(report)}`);
     return report;
   }
 }

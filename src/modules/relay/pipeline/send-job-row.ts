@@ -4,7 +4,7 @@ import { RelayTransactionEntity } from '../store/relay-transaction.entity';
 export type SendJobRow = Record<string, unknown>;
 
 const BIGINTS = ['nonce', 'estimatedCostMicro', 'costMicro'] as const;
-const DATES = ['createdAt', 'updatedAt'] as const;
+const DATES = ['createdAt', 'updatedAt', 'validUntil'] as const;
 
 /**
  * The row as the submission wrote it, carried by the first send job so the worker reads nothing

@@ -2,6 +2,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { QUEUES } from '../../../queue/queue-names';
+import type { FeeSettings } from '../core/fees';
 import type { SendJobRow } from './send-job-row';
 
 export interface SendJob {
@@ -10,6 +11,8 @@ export interface SendJob {
   mode: 'send' | 'replace';
   /** The row as submitted, on a first send only (saves the worker a read). */
   row?: SendJobRow;
+  /** A client's speed-up: the fees of the replacement (wei, decimal strings), already checked against the limits. */
+  fees?: { gasPrice?: string; maxFeePerGas?: string; maxPriorityFeePerGas?: string };
 }
 
 /**
@@ -23,9 +26,9 @@ export class SendQueue {
 
   constructor(@InjectQueue(QUEUES.relaySend) private readonly queue: Queue<SendJob>) {}
 
-  async enqueue(txId: string, mode: SendJob['mode'] = 'send', attempt: number | string = 0, delayMs = 0, row?: SendJobRow): Promise<boolean> {
+  async enqueue(txId: string, mode: SendJob['mode'] = 'send', attempt: number | string = 0, delayMs = 0, row?: SendJobRow, fees?: SendJob['fees']): Promise<boolean> {
     try {
-      await this.queue.add(mode, { txId, mode, ...(row ? { row } : {}) }, { jobId: jobIdFor(txId, mode, attempt), delay: delayMs, removeOnComplete: true, removeOnFail: 1000 });
+      await this.queue.add(mode, { txId, mode, ...(row ? { row } : {}), ...(fees ? { fees } : {}) }, { jobId: jobIdFor(txId, mode, attempt), delay: delayMs, removeOnComplete: true, removeOnFail: 1000 });
       return true;
     } catch (err) {
       this.logger.warn(`could not enqueue ${mode} for ${txId}, the reconciler will: ${(err as Error).message}`);
@@ -42,4 +45,14 @@ export class SendQueue {
 
 export function jobIdFor(txId: string, mode: SendJob['mode'], attempt: number | string): string {
   return attempt === 0 ? `${mode}-${txId}` : `${mode}-${txId}-${attempt}`;
+}
+
+export function feesForJob(fees: FeeSettings): NonNullable<SendJob['fees']> {
+  return fees.type === 'legacy' ? { gasPrice: fees.gasPrice.toString() } : { maxFeePerGas: fees.maxFeePerGas.toString(), maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString() };
+}
+
+export function jobFees(fees: NonNullable<SendJob['fees']>): FeeSettings {
+  return fees.gasPrice !== undefined
+    ? { type: 'legacy', gasPrice: BigInt(fees.gasPrice) }
+    : { type: 'eip1559', maxFeePerGas: BigInt(fees.maxFeePerGas ?? '0'), maxPriorityFeePerGas: BigInt(fees.maxPriorityFeePerGas ?? '0') };
 }

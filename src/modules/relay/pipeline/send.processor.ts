@@ -5,7 +5,7 @@ import { runWithTrace } from '../../../common/trace/trace-context';
 import { AppConfig } from '../../../config/app-config';
 import { QUEUES } from '../../../queue/queue-names';
 import { fromJobRow } from './send-job-row';
-import { SendJob, SendQueue } from './send-queue';
+import { jobFees, SendJob, SendQueue } from './send-queue';
 import { RelayTransactionStore } from '../store/relay-transaction.store';
 import { Abandonment } from './abandonment.service';
 import { PermanentSendError, TransientSendError } from './send-errors';
@@ -40,10 +40,10 @@ export class SendProcessor extends WorkerHost implements OnModuleInit {
   }
 
   async process(job: Job<SendJob>): Promise<void> {
-    const { txId, mode, row } = job.data;
+    const { txId, mode, row, fees } = job.data;
     await runWithTrace(`tx-${txId}`, async () => {
       try {
-        if (mode === 'replace') await this.sender.replace(txId);
+        if (mode === 'replace') await this.sender.replace(txId, fees ? jobFees(fees) : undefined);
         else await this.sender.send(txId, row ? fromJobRow(row) : undefined);
       } catch (err) {
         if (err instanceof TransientSendError) return this.retryOrFail(txId, err.message);

@@ -4,7 +4,7 @@ import { AppConfig } from '../../../config/app-config';
 import { notificationFor, TxStatusPublisher } from '../../tx-events';
 import { bumpFees, FeeSettings, maxGasPrice } from '../core/fees';
 import { RelaySigner, SignerPool } from '../core/signer-pool.service';
-import { feesOf, recordedFees, signedRequest } from '../core/signed-request';
+import { feesOf, recordedFees, signedRequest, txFees } from '../core/signed-request';
 import { RelayBroadcastEntity } from '../store/relay-broadcast.entity';
 import { broadcastInsertCte, RelayBroadcastStore, SignedTx } from '../store/relay-broadcast.store';
 import { RelayTransactionEntity } from '../store/relay-transaction.entity';
@@ -17,6 +17,14 @@ import { NonceFiller } from './nonce-filler';
 import { NonceManager } from './nonce-manager.service';
 import { ReceiptTracker } from './receipt-tracker.service';
 import { PermanentSendError, TransientSendError } from './send-errors';
+import { SettlementService } from './settlement.service';
+
+function feeColumns(fees: FeeSettings): Partial<RelayTransactionEntity> {
+  return fees.type === 'legacy' ? { gasPrice: fees.gasPrice.toString() } : { maxFeePerGas: fees.maxFeePerGas.toString(), maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString() };
+}
+
+/** Gas of a 0-value transfer to an EOA: what a cancellation needs. */
+const CANCEL_GAS = 21_000n;
 
 /**
  * Signs and broadcasts relayed transactions: the first send (accepted → signed → broadcast),
@@ -42,6 +50,7 @@ export class SenderService {
     private readonly funding: DerivedFunding,
     private readonly filler: NonceFiller,
     private readonly marks: BroadcastMarks,
+    private readonly settlement: SettlementService,
   ) {}
 
   /**
@@ -60,6 +69,12 @@ export class SenderService {
       await this.rebroadcast(tx, previous);
       return;
     }
+    // Cancelled or past its deadline before it got a nonce: nothing was sent, nothing to replace.
+    const ended = tx.cancelReason ?? (tx.validUntil && tx.validUntil.getTime() <= Date.now() ? 'expired' : null);
+    if (ended) {
+      await this.settlement.failUnsent(txId, ended === 'expired' ? 'validUntil passed before it was sent' : 'cancelled before it was sent', ended, ['accepted']);
+      return;
+    }
     const signer = tx.derivationPath ? this.signers.derive(tx.derivationPath) : await this.signers.next(tx.submitRegion, tx.chainId);
     if (tx.derivationPath) await this.funding.fund(tx, signer);
     const sent = await this.signAndBroadcast(tx, signer, feesOf(tx), null);
@@ -67,8 +82,12 @@ export class SenderService {
     if (!sent && tx === submitted) await this.send(txId);
   }
 
-  /** Same nonce, fees bumped past both the last attempt and the current market. */
-  async replace(txId: string): Promise<void> {
+  /**
+   * Same nonce, fees bumped past both the last attempt and the current market (or `requested`,
+   * a client's speed-up, checked by the API). A row with a cancel reason gets a cancellation
+   * instead of its call: whichever of the two is mined decides.
+   */
+  async replace(txId: string, requested?: FeeSettings): Promise<void> {
     const tx = await this.txs.findById(txId);
     if (!tx || tx.status !== 'PENDING' || tx.nonce === null || !tx.sender) return;
     const previous = await this.broadcastRows.forTx(txId);
@@ -80,9 +99,33 @@ export class SenderService {
     if (!signer) throw new PermanentSendError(`no key for sender ${tx.sender}`);
     const lastFees = recordedFees(last);
     const market = await this.chain.marketFees(tx.chainId, lastFees.type);
-    const fees = bumpFees(lastFees, this.config.RELAY_FEE_BUMP_PERCENT, market);
+    const fees = requested ?? bumpFees(lastFees, this.config.RELAY_FEE_BUMP_PERCENT, market);
+    if (tx.cancelReason) return this.cancel(tx, signer, fees);
     this.logger.log(`replacing ${txId} (nonce ${tx.nonce}) with max fee ${maxGasPrice(fees)}`);
     await this.signAndBroadcast(tx, signer, fees, tx.nonce);
+  }
+
+  /**
+   * A 0-value transfer to the sender itself at the row's nonce: once mined, the call can never
+   * be. The row's hash stays its call's; the cancellation is a broadcast of kind `cancel`, which
+   * settlement recognises (FAILED with the cancel reason, its gas charged).
+   */
+  private async cancel(tx: RelayTransactionEntity, signer: RelaySigner, fees: FeeSettings): Promise<void> {
+    const nonce = tx.nonce as bigint;
+    const fromBlock = await this.tracker.headHint(tx.chainId);
+    const raw = await signer.signTransaction({ ...txFees(fees), chainId: tx.chainId, nonce: Number(nonce), to: signer.address, value: 0n, data: '0x', gasLimit: CANCEL_GAS });
+    const hash = keccak256(raw);
+    this.logger.log(`cancelling ${tx.id} (${tx.cancelReason}, nonce ${nonce}) with ${hash}, max fee ${maxGasPrice(fees)}`);
+    await this.txs.writeReplacement([broadcastInsertCte(tx.id, tx.chainId, signer.address, fees, { raw, hash }, nonce, false, 'cancel')]);
+    const outcome = await this.chain.broadcast(tx.chainId, raw);
+    if (outcome === 'nonce-used') {
+      // The call or an earlier cancellation was mined first: it decides.
+      if (await this.mined.settleIfMined(tx, await this.broadcastRows.forTx(tx.id))) return;
+      throw new TransientSendError(`nonce ${nonce} of ${signer.address} is used but none of ${tx.id}'s transactions is mined yet`);
+    }
+    if (outcome === 'rejected' || outcome === 'transient') throw new TransientSendError(`cancellation ${hash} of ${tx.id} was not accepted (${outcome})`);
+    this.tracker.track(tx.chainId, tx.id, hash, fromBlock + 1, tx);
+    this.marks.accepted(hash);
   }
 
   /** False when a first send found the row already signed or finished (nothing was claimed or sent). */
@@ -106,12 +149,13 @@ export class SenderService {
       // A replacement keeps the row's nonce.
       nonce = reuseNonce;
       signed = await sign(nonce);
-      await this.txs.writeReplacement([broadcastInsertCte(tx.id, tx.chainId, signer.address, fees, signed, nonce, false), this.txs.replacedCte(tx.id, signed.hash)]);
+      await this.txs.writeReplacement([broadcastInsertCte(tx.id, tx.chainId, signer.address, fees, signed, nonce, false), this.txs.replacedCte(tx.id, signed.hash, fees)]);
     }
     const { raw, hash } = signed;
     tx.sender = signer.address.toLowerCase();
     tx.nonce = nonce;
     tx.executionTxHash = hash;
+    if (reuseNonce !== null) Object.assign(tx, { gasPrice: null, maxFeePerGas: null, maxPriorityFeePerGas: null }, feeColumns(fees));
     if (tx.stage === 'accepted') tx.stage = 'signed';
     const outcome = await this.chain.broadcast(tx.chainId, raw);
     if (outcome === 'nonce-used') {

@@ -5,14 +5,15 @@ import { AccountCounters, LedgerService, LowBalanceMonitor } from '../../account
 import { ChainRegistry } from '../../chains';
 import { MetricsService } from '../../metrics';
 import { PricingService } from '../../pricing';
-import { notificationFor, TxNotification, TxStatusPublisher } from '../../tx-events';
+import { notificationFor, stagesOf, TxNotification, TxStatusPublisher } from '../../tx-events';
 import { weiToMicroUsd } from '../core/fees';
 import { MinedReceipt, receiptJson } from '../core/mined-receipt';
 import { decodeRevertData, revertDataOf } from '../core/revert-decoder';
 import { countersFor, minedCostWei } from '../core/settlement-math';
-import { IN_FLIGHT, minedStage, Move, move, SENT } from '../core/stage';
-import { RelayTransactionEntity } from '../store/relay-transaction.entity';
-import { RelayTransactionStore, SettledFields } from '../store/relay-transaction.store';
+import { IN_FLIGHT, minedStage, Move, move, SENT, Stage } from '../core/stage';
+import { RelayBroadcastStore } from '../store/relay-broadcast.store';
+import { FailureReason, RelayTransactionEntity } from '../store/relay-transaction.entity';
+import { applyStamps, RelayTransactionStore, SettledFields } from '../store/relay-transaction.store';
 
 /**
  * Moves an in-flight transaction to its final stage (executed, reverted, failed) with, in ONE
@@ -26,6 +27,7 @@ export class SettlementService {
 
   constructor(
     private readonly txs: RelayTransactionStore,
+    private readonly broadcasts: RelayBroadcastStore,
     private readonly ledger: LedgerService,
     private readonly pricing: PricingService,
     private readonly chains: ChainRegistry,
@@ -40,25 +42,34 @@ export class SettlementService {
    * top-up cost) does not change after the send, and the statement itself checks the status.
    */
   async settleMined(txId: string, receipt: MinedReceipt, known?: RelayTransactionEntity): Promise<void> {
-    const tx = known ?? (await this.txs.findById(txId));
+    let tx = known ?? (await this.txs.findById(txId));
     if (!tx || tx.status !== 'PENDING') return;
-    const m = move(minedStage(receipt.status), SENT);
-    const revertReason = receipt.status === 1 ? null : await this.revertReason(tx, receipt);
-    const costMicro = await this.minedCost(tx, receipt);
+    const cancellation = await this.isCancellation(tx, receipt);
+    // The cancel reason is written after the sender's copy was taken: read it from the row.
+    if (cancellation && !tx.cancelReason) tx = (await this.txs.findById(txId)) ?? tx;
+    const m = move(cancellation ? 'failed' : minedStage(receipt.status), SENT);
+    const revertReason = cancellation || receipt.status === 1 ? null : await this.revertReason(tx, receipt);
+    // A mined cancellation sent nothing of the call: its gas is what the account pays.
+    const costMicro = await this.minedCost(cancellation ? { ...tx, value: '0' } : tx, receipt);
     const fields: SettledFields = {
       executionTxHash: receipt.transactionHash,
       costMicro,
       isAccountCharged: true,
       receipt: receiptJson(receipt),
       revertReason,
-      error: revertReason,
+      error: cancellation ? `${tx.cancelReason ?? 'cancelled'}: the cancellation at nonce ${tx.nonce} was mined` : revertReason,
       latencyMs: Date.now() - tx.createdAt.getTime(),
+      failureReason: cancellation ? (tx.cancelReason ?? 'cancelled') : receipt.status === 1 ? null : 'reverted',
     };
+    const success = cancellation ? null : m.status === 'EXECUTED';
     // The usual case, the worst-case estimate covers the cost: the whole settlement is one statement.
     if (costMicro <= tx.estimatedCostMicro) {
       const finished = Object.assign(Object.create(Object.getPrototypeOf(tx)) as RelayTransactionEntity, tx, fields, { status: m.status, stage: m.to });
       const notification = notificationFor(finished, 'PENDING');
-      if (await this.txs.settleCovered(tx, m, fields, notification, countersFor(tx, costMicro, m.status === 'EXECUTED'))) {
+      const stamps = await this.txs.settleCovered(tx, m, fields, notification, countersFor(tx, costMicro, success));
+      if (stamps) {
+        // The event carries the times the statement wrote, as the outbox row does.
+        notification.stages = stagesOf(applyStamps(finished, stamps));
         await this.announce(notification, fields.latencyMs ?? 0, tx);
         return;
       }
@@ -67,6 +78,7 @@ export class SettlementService {
     await this.finish(txId, m, receipt.transactionHash, async () => ({
       fields,
       chargedMicro: costMicro,
+      success,
       // Only a cost above the reservation gets here (or a row finished meanwhile, which `finish` skips).
       charge: async (em, locked, counters) => {
         await this.ledger.settle(locked.userId, `tx:${locked.id}`, costMicro, em);
@@ -75,7 +87,13 @@ export class SettlementService {
     }));
   }
 
-  private async minedCost(tx: RelayTransactionEntity, receipt: MinedReceipt): Promise<bigint> {
+  /** A 0-value self-transfer at the row's nonce that the relay signed to cancel it (checked against the broadcast's kind). */
+  private async isCancellation(tx: RelayTransactionEntity, receipt: MinedReceipt): Promise<boolean> {
+    if (tx.transactionType === 'funding-signed' || !receipt.to || receipt.to !== receipt.from) return false;
+    return (await this.broadcasts.kindOf(receipt.transactionHash)) === 'cancel';
+  }
+
+  private async minedCost(tx: Pick<RelayTransactionEntity, 'chainId' | 'transactionType' | 'value' | 'fundingCostWei'>, receipt: MinedReceipt): Promise<bigint> {
     return this.toMicro(tx.chainId, minedCostWei(tx, receipt));
   }
 
@@ -83,13 +101,14 @@ export class SettlementService {
    * Never mined (refused by the node, retries exhausted): the transaction itself costs
    * nothing, but top-up transfers already made for it were spent and are charged.
    */
-  async failUnsent(txId: string, error: string): Promise<void> {
-    await this.finish(txId, move('failed', IN_FLIGHT), null, async (tx) => {
+  async failUnsent(txId: string, error: string, reason: FailureReason = 'not_sent', from: readonly Stage[] = IN_FLIGHT): Promise<boolean> {
+    return this.finish(txId, move('failed', from), null, async (tx) => {
       const spentWei = BigInt(tx.fundingCostWei);
       const spentMicro = spentWei > 0n ? await this.toMicro(tx.chainId, spentWei) : 0n;
       return {
-        fields: { costMicro: spentMicro, isAccountCharged: spentMicro > 0n, error: error.slice(0, 1000) },
+        fields: { costMicro: spentMicro, isAccountCharged: spentMicro > 0n, error: error.slice(0, 1000), failureReason: reason },
         chargedMicro: spentMicro,
+        success: reason === 'cancelled' || reason === 'expired' ? null : false,
         charge: async (em, locked, counters) => {
           if (spentMicro > 0n) await this.ledger.settle(locked.userId, `tx:${locked.id}`, spentMicro, em);
           else await this.ledger.release(locked.userId, `tx:${locked.id}`, em);
@@ -106,21 +125,23 @@ export class SettlementService {
    * the account: the ledger movement with the daily amount and breaker streak, last, so the
    * account row is locked from there to commit only.
    */
-  private async finish(txId: string, m: Move, minedHash: string | null, outcome: (tx: RelayTransactionEntity) => Promise<Outcome>): Promise<void> {
+  private async finish(txId: string, m: Move, minedHash: string | null, outcome: (tx: RelayTransactionEntity) => Promise<Outcome>): Promise<boolean> {
     let row: RelayTransactionEntity | undefined;
     const notification = await this.txs.transaction(async (em): Promise<TxNotification | null> => {
       const tx = await this.txs.lockForSettlement(txId, em);
       if (!tx || !m.from.includes(tx.stage)) return null;
-      const { fields, chargedMicro, charge } = await outcome(tx);
+      const { fields, chargedMicro, charge, success } = await outcome(tx);
       const latencyMs = Date.now() - tx.createdAt.getTime();
       Object.assign(tx, fields, { status: m.status, stage: m.to, latencyMs });
-      await this.txs.finish(txId, m, { ...fields, latencyMs }, minedHash, em);
+      const stamps = await this.txs.finish(txId, m, { ...fields, latencyMs }, minedHash, em);
+      if (stamps) applyStamps(tx, stamps);
       const notification = await this.publisher.record(em, tx, 'PENDING');
-      await charge(em, tx, countersFor(tx, chargedMicro, m.status === 'EXECUTED'));
+      await charge(em, tx, countersFor(tx, chargedMicro, success));
       row = tx;
       return notification;
     });
     if (notification && row) await this.announce(notification, row.latencyMs ?? 0, row);
+    return notification !== null;
   }
 
   /** After commit: metrics, the Redis signal (sync waiters, sockets), the log line. */
@@ -155,5 +176,7 @@ export class SettlementService {
 interface Outcome {
   fields: Partial<SettledFields>;
   chargedMicro: bigint;
+  /** The breaker's view: true executed, false failed, null ended by the client or its deadline. */
+  success: boolean | null;
   charge: (em: EntityManager, tx: RelayTransactionEntity, counters: AccountCounters) => Promise<void>;
 }

@@ -27,6 +27,10 @@ export class RelayBroadcastEntity {
   @Column({ type: 'bigint', transformer: bigintTransformer })
   nonce: bigint;
 
+  /** `call` signs the row's request; `cancel` is a 0-value self-transfer at the same nonce that voids it. */
+  @Column({ type: 'varchar', length: 8, default: 'call' })
+  kind: 'call' | 'cancel';
+
   /** The signed raw transaction, so a broadcast can be repeated byte for byte after a crash. */
   @Column({ type: 'text' })
   raw: string;

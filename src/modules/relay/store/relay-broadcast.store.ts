@@ -30,12 +30,18 @@ export class RelayBroadcastStore extends SqlStore {
     return row?.txId ?? null;
   }
 
+  /** Whether a signed hash is a cancellation (0-value self-transfer) rather than the row's own call. */
+  async kindOf(hash: string): Promise<RelayBroadcastEntity['kind'] | null> {
+    const row = await this.manager().findOne(RelayBroadcastEntity, { where: { hash }, select: { kind: true } });
+    return row?.kind ?? null;
+  }
+
   forTxs(txIds: string[]): Promise<RelayBroadcastEntity[]> {
     return this.manager().find(RelayBroadcastEntity, { where: { txId: In(txIds) }, order: { id: 'ASC' } });
   }
 
   /** A user-signed transaction's only broadcast, written with its row (funding-signed). */
-  async insert(broadcast: Omit<RelayBroadcastEntity, 'id' | 'createdAt'>, runner: SqlRunner): Promise<void> {
+  async insert(broadcast: Omit<RelayBroadcastEntity, 'id' | 'createdAt' | 'kind'>, runner: SqlRunner): Promise<void> {
     await this.manager(runner).insert(RelayBroadcastEntity, broadcast);
   }
 
@@ -55,12 +61,21 @@ export class RelayBroadcastStore extends SqlStore {
  * nonce claim of NonceManager). Explicit casts: INSERT ... SELECT parameters get no type from
  * the target columns.
  */
-export function broadcastInsertCte(txId: string, chainId: number, sender: string, fees: FeeSettings, signed: SignedTx, nonce: bigint, onlyIfClaimed: boolean): Sql {
+export function broadcastInsertCte(
+  txId: string,
+  chainId: number,
+  sender: string,
+  fees: FeeSettings,
+  signed: SignedTx,
+  nonce: bigint,
+  onlyIfClaimed: boolean,
+  kind: RelayBroadcastEntity['kind'] = 'call',
+): Sql {
   const priority = fees.type === 'eip1559' ? fees.maxPriorityFeePerGas.toString() : null;
   return sql`broadcast AS (
-             INSERT INTO relay_broadcasts (tx_id, hash, chain_id, sender, nonce, raw, max_fee_per_gas, max_priority_fee_per_gas)
+             INSERT INTO relay_broadcasts (tx_id, hash, chain_id, sender, nonce, raw, max_fee_per_gas, max_priority_fee_per_gas, kind)
              SELECT ${txId}::uuid, ${signed.hash}::varchar, ${chainId}::int, ${sender.toLowerCase()}::varchar, ${nonce}::bigint, ${signed.raw}::text,
-                    ${maxGasPrice(fees).toString()}::numeric, ${priority}::numeric
+                    ${maxGasPrice(fees).toString()}::numeric, ${priority}::numeric, ${kind}::varchar
              ${onlyIfClaimed ? sql`FROM claimed` : sql``}
            )`;
 }

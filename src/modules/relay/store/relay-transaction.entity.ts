@@ -7,6 +7,12 @@ export type { TxStatus } from '../core/stage';
 export const TRANSACTION_TYPES = ['flash', 'flash-blocks', 'authenticated', 'funding-signed'] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
+/** Why a transaction is FAILED (extensions.md, Transaction lifecycle). */
+export const FAILURE_REASONS = ['reverted', 'simulation_reverted', 'expired', 'cancelled', 'not_sent', 'exchange_rejected'] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
+/** A cancellation the service was asked for (by the client, or by `validUntil` passing): the reason a mined cancel gets. */
+export type CancelReason = Extract<FailureReason, 'cancelled' | 'expired'>;
+
 /** Features that relay on an account's behalf and are told the outcome (see RelayOutcomes). */
 export const RELAY_ORIGINS = ['vault', 'gasless'] as const;
 export type RelayOrigin = (typeof RELAY_ORIGINS)[number];
@@ -75,8 +81,24 @@ export class RelayTransactionEntity {
   @Column({ name: 'broadcast_at', type: 'timestamptz', nullable: true })
   broadcastAt: Date | null;
 
+  /** When the relay saw its receipt (null unless mined: executed, reverted, or a mined cancellation). */
+  @Column({ name: 'mined_at', type: 'timestamptz', nullable: true })
+  minedAt: Date | null;
+
   @Column({ name: 'settled_at', type: 'timestamptz', nullable: true })
   settledAt: Date | null;
+
+  /** Null unless FAILED. */
+  @Column({ name: 'failure_reason', type: 'varchar', length: 32, nullable: true })
+  failureReason: FailureReason | null;
+
+  /** The client's deadline: not mined by then, the service cancels it. */
+  @Column({ name: 'valid_until', type: 'timestamptz', nullable: true })
+  validUntil: Date | null;
+
+  /** Set while a cancellation (0-value self-transfer at the nonce) is requested; replacements then re-send the cancellation. */
+  @Column({ name: 'cancel_reason', type: 'varchar', length: 16, nullable: true })
+  cancelReason: CancelReason | null;
 
   /** The feature that relayed it on the account's behalf (vault, gasless); null for direct submissions. */
   @Column({ type: 'varchar', length: 16, nullable: true })

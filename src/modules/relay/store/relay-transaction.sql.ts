@@ -29,3 +29,18 @@ export function chainIdOfTxReference(reference: Sql): Sql {
   return sql`(SELECT rt.chain_id FROM relay_transactions rt
                WHERE rt.id = CASE WHEN ${reference} ~ '^tx:[0-9a-f-]{36}$' THEN substring(${reference} FROM 4)::uuid END)`;
 }
+
+const isoOf = (column: string): Sql => rawSql(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+
+/** The columns behind a record's `stages`, for a RETURNING list. */
+export const STAGE_COLUMNS = rawSql('created_at, signed_at, broadcast_at, mined_at, settled_at');
+
+/**
+ * A status event's payload with `stages` as the statement wrote them (the row's own clock), so
+ * the outbox (webhooks) and the record agree to the millisecond; `payload` is the JSON built
+ * before the statement.
+ */
+export function payloadWithStages(payload: string): Sql {
+  return sql`(${payload}::jsonb || jsonb_build_object('stages', jsonb_build_object('acceptedAt', ${isoOf('created_at')}, 'signedAt', ${isoOf('signed_at')},
+            'broadcastAt', ${isoOf('broadcast_at')}, 'minedAt', ${isoOf('mined_at')}, 'settledAt', ${isoOf('settled_at')})))`;
+}

@@ -5,13 +5,28 @@ import { joinSql, rawSql, Sql, sql } from '../../../database/sql';
 import { SqlRunner, SqlStore } from '../../../database/sql-store';
 import { AccountCounters, maxRetriesOf, ReservationRequest, reservationCte, reserveEntryCte, settleCoveredUpdate, settleEntryCte } from '../../accounts';
 import { outboxInsert, TxNotification } from '../../tx-events';
-import { IN_FLIGHT, Move, move, SENT, statusOf } from '../core/stage';
+import { FeeSettings } from '../core/fees';
+import { IN_FLIGHT, Move, move, SENT, Stage, statusOf } from '../core/stage';
 import { deleteBroadcastCte, markAcceptedCte, markMinedCte } from './relay-broadcast.store';
-import { RelayTransactionEntity } from './relay-transaction.entity';
-import { moveSet, moveWhere } from './relay-transaction.sql';
+import { CancelReason, RelayTransactionEntity } from './relay-transaction.entity';
+import { moveSet, moveWhere, payloadWithStages, STAGE_COLUMNS } from './relay-transaction.sql';
 
 /** What a settlement writes on the row besides the stage. */
-export type SettledFields = Pick<RelayTransactionEntity, 'executionTxHash' | 'costMicro' | 'isAccountCharged' | 'receipt' | 'revertReason' | 'error' | 'latencyMs'>;
+/** The stage times of a row as a statement wrote them. */
+export interface StageStamps {
+  created_at: Date;
+  signed_at: Date | null;
+  broadcast_at: Date | null;
+  mined_at: Date | null;
+  settled_at: Date | null;
+}
+
+/** The entity's stage times as the statement wrote them. */
+export function applyStamps(tx: RelayTransactionEntity, stamps: StageStamps): RelayTransactionEntity {
+  return Object.assign(tx, { createdAt: stamps.created_at, signedAt: stamps.signed_at, broadcastAt: stamps.broadcast_at, minedAt: stamps.mined_at, settledAt: stamps.settled_at });
+}
+
+export type SettledFields = Pick<RelayTransactionEntity, 'executionTxHash' | 'costMicro' | 'isAccountCharged' | 'receipt' | 'revertReason' | 'error' | 'latencyMs' | 'failureReason'>;
 
 /** Every statement on `relay_transactions`; the ones that span tables are composed from the owning stores' fragments. */
 @Injectable()
@@ -40,17 +55,17 @@ export class RelayTransactionStore extends SqlStore {
    * its reserve entry, the row and its status event, each written only when the reservation
    * was allowed. The row's timestamps, or undefined when the reservation was refused.
    */
-  insertReserved(tx: RelayTransactionEntity, reservation: ReservationRequest, notification: TxNotification): Promise<{ created_at: Date; updated_at: Date } | undefined> {
+  insertReserved(tx: RelayTransactionEntity, reservation: ReservationRequest, notification: TxNotification): Promise<(StageStamps & { updated_at: Date }) | undefined> {
     const columns = this.columns(tx, ['createdAt', 'updatedAt']);
     return this.first(
       sql`WITH ${reservationCte(reservation)}, ${reserveEntryCte(reservation.amountMicro, reservation.reference)},
                row AS (
                  INSERT INTO relay_transactions (${joinSql(columns.map((c) => c.name))})
                  SELECT ${joinSql(columns.map((c) => c.value))} FROM reservation
-                 RETURNING created_at, updated_at
+                 RETURNING created_at, updated_at, signed_at, broadcast_at, mined_at, settled_at
                ),
-               event AS (${outboxInsert(sql`SELECT ${tx.id}::uuid, ${tx.userId}::uuid, ${tx.status}, NULL, ${JSON.stringify(notification)}::jsonb FROM row`)})
-          SELECT created_at, updated_at FROM row`,
+               event AS (${outboxInsert(sql`SELECT ${tx.id}::uuid, ${tx.userId}::uuid, ${tx.status}, NULL, ${payloadWithStages(JSON.stringify(notification))} FROM row`)})
+          SELECT created_at, updated_at, signed_at, broadcast_at, mined_at, settled_at FROM row`,
     );
   }
 
@@ -79,9 +94,13 @@ export class RelayTransactionStore extends SqlStore {
     await this.manager(runner).insert(RelayTransactionEntity, tx);
   }
 
-  /** The condition of a first signature: the row is accepted and holds no nonce yet. */
+  /**
+   * The condition of a first signature: the row is accepted and holds no nonce yet. It locks the
+   * row, so a concurrent move out of accepted (a client's cancel, an expiry) either commits first
+   * and closes the gate, or waits for the claim and then finds the row signed.
+   */
   claimOpen(txId: string): Sql {
-    return sql`EXISTS (SELECT 1 FROM relay_transactions WHERE id = ${txId}::uuid AND stage = 'accepted')`;
+    return sql`EXISTS (SELECT 1 FROM relay_transactions WHERE id = ${txId}::uuid AND stage = 'accepted' FOR UPDATE)`;
   }
 
   /** The CTE `signed_row`: sender, nonce and hash of a first signature (accepted → signed), only when `claimed` has a row. */
@@ -93,10 +112,14 @@ export class RelayTransactionStore extends SqlStore {
            )`;
   }
 
-  /** The CTE `replaced_row`: the hash of a replacement at the row's nonce (the stage stays). */
-  replacedCte(txId: string, hash: string): Sql {
+  /** The CTE `replaced_row`: the hash and fees of a replacement at the row's nonce (the stage stays). */
+  replacedCte(txId: string, hash: string, fees: FeeSettings): Sql {
+    const legacy = fees.type === 'legacy';
     return sql`replaced_row AS (
-             UPDATE relay_transactions SET execution_tx_hash = ${hash}, updated_at = now()
+             UPDATE relay_transactions SET execution_tx_hash = ${hash}, updated_at = now(),
+                    gas_price = ${legacy ? fees.gasPrice.toString() : null}::numeric,
+                    max_fee_per_gas = ${legacy ? null : fees.maxFeePerGas.toString()}::numeric,
+                    max_priority_fee_per_gas = ${legacy ? null : fees.maxPriorityFeePerGas.toString()}::numeric
               WHERE id = ${txId}::uuid AND stage = ANY(${[...SENT]}::varchar[])
            )`;
   }
@@ -130,22 +153,22 @@ export class RelayTransactionStore extends SqlStore {
    * (only if still signed or broadcast), its status event, the mined broadcast marked, the
    * settle entry and the account. False when nothing was settled.
    */
-  async settleCovered(tx: RelayTransactionEntity, m: Move, fields: SettledFields, notification: TxNotification, counters: AccountCounters): Promise<boolean> {
+  async settleCovered(tx: RelayTransactionEntity, m: Move, fields: SettledFields, notification: TxNotification, counters: AccountCounters): Promise<StageStamps | undefined> {
     const cost = fields.costMicro ?? 0n;
-    const rows = await this.rows(
+    return this.first<StageStamps>(
       sql`WITH row AS (
                  UPDATE relay_transactions
-                    SET ${moveSet(m)}, broadcast_at = COALESCE(broadcast_at, now()), ${this.assignments(fields)}
+                    SET ${moveSet(m)}, broadcast_at = COALESCE(broadcast_at, now()), mined_at = now(), ${this.assignments(fields)}
                   WHERE id = ${tx.id}::uuid AND ${moveWhere(m)} AND estimated_cost_micro >= ${cost}::bigint
-              RETURNING id, user_id, estimated_cost_micro
+              RETURNING id, user_id, estimated_cost_micro, ${STAGE_COLUMNS}
                ),
-               event AS (${outboxInsert(sql`SELECT id, user_id, ${m.status}, 'PENDING', ${JSON.stringify(notification)}::jsonb FROM row`)}),
+               event AS (${outboxInsert(sql`SELECT id, user_id, ${m.status}, 'PENDING', ${payloadWithStages(JSON.stringify(notification))} FROM row`)}),
                ${markMinedCte(fields.executionTxHash ?? '', sql`EXISTS (SELECT 1 FROM row)`)},
                source AS (SELECT user_id, 'tx:' || id AS reference, estimated_cost_micro AS reserved_micro FROM row),
-               ${settleEntryCte(cost)}
-          ${settleCoveredUpdate(cost, counters)}`,
+               ${settleEntryCte(cost)},
+               account AS (${settleCoveredUpdate(cost, counters)})
+          SELECT ${STAGE_COLUMNS} FROM row WHERE EXISTS (SELECT 1 FROM account)`,
     );
-    return rows.length > 0;
   }
 
   /** The row locked for a settlement in the caller's transaction (the general path). */
@@ -154,16 +177,39 @@ export class RelayTransactionStore extends SqlStore {
   }
 
   /** A move to a final stage with its fields, in the caller's transaction; `minedHash` marks that broadcast. */
-  async finish(txId: string, m: Move, fields: Partial<SettledFields>, minedHash: string | null, runner: SqlRunner): Promise<void> {
+  async finish(txId: string, m: Move, fields: Partial<SettledFields>, minedHash: string | null, runner: SqlRunner): Promise<StageStamps | undefined> {
     const mined = minedHash === null ? sql`` : sql`, ${markMinedCte(minedHash)}`;
-    await this.rows(
+    return this.first<StageStamps>(
       sql`WITH row AS (
-            UPDATE relay_transactions SET ${moveSet(m)}${minedHash === null ? sql`` : sql`, broadcast_at = COALESCE(broadcast_at, now())`}, ${this.assignments(fields)}
-             WHERE id = ${txId}::uuid AND ${moveWhere(m)} RETURNING id
+            UPDATE relay_transactions SET ${moveSet(m)}${minedHash === null ? sql`` : sql`, broadcast_at = COALESCE(broadcast_at, now()), mined_at = now()`}, ${this.assignments(fields)}
+             WHERE id = ${txId}::uuid AND ${moveWhere(m)} RETURNING id, ${STAGE_COLUMNS}
           )${mined}
-          SELECT id FROM row`,
+          SELECT ${STAGE_COLUMNS} FROM row`,
       runner,
     );
+  }
+
+  /**
+   * Asks for the row's cancellation (a client's cancel, or its validUntil passing) while it is
+   * sent and not final; the first reason stays. The row's stage, or undefined when it is not
+   * in a sent stage (still accepted, or final).
+   */
+  async requestCancel(txId: string, reason: CancelReason): Promise<Stage | undefined> {
+    const row = await this.first<{ stage: Stage }>(sql`UPDATE relay_transactions SET cancel_reason = COALESCE(cancel_reason, ${reason}), updated_at = now()
+       WHERE id = ${txId}::uuid AND stage = ANY(${[...SENT]}::varchar[]) RETURNING stage`);
+    return row?.stage;
+  }
+
+  /** In-flight rows whose validUntil has passed and whose cancellation is not yet requested, oldest deadline first. */
+  expiredInFlight(now: Date, limit: number): Promise<RelayTransactionEntity[]> {
+    return this.manager()
+      .createQueryBuilder(RelayTransactionEntity, 't')
+      .where('t.status = :pending', { pending: statusOf('accepted') })
+      .andWhere('t.valid_until IS NOT NULL AND t.valid_until <= :now', { now })
+      .andWhere('t.cancel_reason IS NULL')
+      .orderBy('t.valid_until', 'ASC')
+      .limit(limit)
+      .getMany();
   }
 
   /** One more retry when the account's budget allows; undefined when it is spent or the row is no longer in flight. */

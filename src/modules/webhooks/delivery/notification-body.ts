@@ -1,5 +1,5 @@
 /** TxNotification field order of decisions.md; jsonb does not keep key order, the body should. */
-const ORDER = ['event', 'txId', 'userId', 'status', 'previousStatus', 'chainId', 'executionTxHash', 'costUSD', 'retries', 'timestamp'];
+const ORDER = ['event', 'txId', 'userId', 'status', 'previousStatus', 'chainId', 'executionTxHash', 'costUSD', 'retries', 'timestamp', 'failureReason', 'revertReason', 'stages'];
 
 export function notificationBody(payload: Record<string, unknown>): string {
   const ordered: Record<string, unknown> = {};

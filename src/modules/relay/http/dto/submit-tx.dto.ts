@@ -91,6 +91,15 @@ export class SubmitTxDto {
   @IsOptional() @IsString() @MaxLength(128)
   derivationPath?: string;
 
+  @ApiPropertyOptional({
+    description:
+      'Unix seconds: a transaction not mined by then is cancelled by the service (not yet sent: FAILED at once; sent: a 0-value self-transfer at its nonce, ' +
+      'and whichever is mined decides; failureReason expired). Must be in the future and at most 30 days ahead.',
+    example: 1767225600,
+  })
+  @IsOptional() @IsInt() @IsPositive()
+  validUntil?: number;
+
   @ApiPropertyOptional({ type: [AuthorizationDto] })
   @IsOptional() @IsArray() @ArrayMaxSize(16) @ValidateNested({ each: true }) @Type(() => AuthorizationDto)
   authorizationList?: AuthorizationDto[];

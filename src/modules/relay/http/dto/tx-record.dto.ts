@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { TX_STATUSES } from '../../core/stage';
-import { TRANSACTION_TYPES } from '../../store/relay-transaction.entity';
+import { FAILURE_REASONS, TRANSACTION_TYPES } from '../../store/relay-transaction.entity';
 
 class ReceiptDto {
   @ApiProperty() transactionHash: string;
@@ -18,6 +18,15 @@ class ReceiptDto {
 
 class RevertDto {
   @ApiProperty({ description: 'decoded Error(string), Panic(uint256) or custom error selector' }) reason: string;
+}
+
+/** When the transaction entered each step (ISO 8601), null for a step it has not reached (or skipped). */
+export class TxStagesDto {
+  @ApiProperty({ format: 'date-time', description: 'accepted: reserved and queued' }) acceptedAt: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'signed with its nonce' }) signedAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'a node accepted it' }) broadcastAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'the relay saw its receipt' }) minedAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'terminal status written and the cost settled' }) settledAt: string | null;
 }
 
 /** The transaction record of interface.md (GET /api/tx, POST /api/submit-tx-sync). */
@@ -42,6 +51,24 @@ export class TxRecordDto {
   @ApiProperty() isAccountCharged: boolean;
   @ApiProperty({ enum: TRANSACTION_TYPES }) transactionType: string;
   @ApiProperty() submitRegion: string;
+  @ApiProperty({ type: Number, nullable: true, description: 'Unix seconds: not mined by then, the service cancels it (FAILED, failureReason expired)' }) validUntil: number | null;
+  @ApiProperty({
+    type: String,
+    enum: FAILURE_REASONS,
+    nullable: true,
+    description:
+      'null unless FAILED. reverted: mined with status 0 (gas charged); simulation_reverted: the call reverted when re-simulated before sending; ' +
+      'expired: validUntil passed before it was mined; cancelled: POST /api/tx/{id}/cancel won; not_sent: refused by the node or given up before anything was mined; ' +
+      'exchange_rejected: the exchange refused the action',
+  })
+  failureReason: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'why it reverted, decoded: Error(string), Panic(uint256), known custom errors (OpenZeppelin 5 ERC-20/721/4626, Permit2, the relay\'s contracts) by name and arguments, else the raw data; null unless FAILED',
+  })
+  revertReason: string | null;
+  @ApiProperty({ type: TxStagesDto }) stages: TxStagesDto;
   @ApiPropertyOptional({ description: 'true only in a 202 of submit-tx-sync' }) timedOut?: boolean;
   @ApiPropertyOptional({ type: ReceiptDto, nullable: true }) receipt?: ReceiptDto | null;
   @ApiPropertyOptional({ type: RevertDto }) revert?: RevertDto;

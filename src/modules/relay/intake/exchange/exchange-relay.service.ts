@@ -68,6 +68,7 @@ export class ExchangeRelayService {
         latencyMs: Date.now() - started,
         error: outcome.accepted ? null : (outcome.reason ?? 'rejected by the exchange').slice(0, 1000),
         revertReason: outcome.accepted ? null : (outcome.reason ?? null),
+        failureReason: outcome.accepted ? null : 'exchange_rejected',
       });
       await this.txs.insert(tx, em);
       return { tx, notification: await this.publisher.record(em, tx, null) };

@@ -1,0 +1,57 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiParam, ApiTags } from '@nestjs/swagger';
+import { Caller, CurrentCaller } from '../../../common/http/authenticated-request';
+import { ApiContract } from '../../../common/swagger/api-contract';
+import { RateLimited } from '../../rate-limit';
+import { TxActionsService } from '../actions/tx-actions.service';
+import { DEFAULT_BUMP_PERCENT, SpeedUpDto } from './dto/speed-up.dto';
+import { TxRecordDto } from './dto/tx-record.dto';
+import { toTxRecord, TxRecord } from './tx-view';
+
+const ID_PARAM = { name: 'id', description: 'the transaction id (txId of the submission)' };
+
+@ApiTags('relay')
+@Controller('api/tx')
+export class TxActionsController {
+  constructor(private readonly actions: TxActionsService) {}
+
+  @Post(':id/cancel')
+  @HttpCode(200)
+  @RateLimited()
+  @ApiParam(ID_PARAM)
+  @ApiContract({
+    summary: 'Cancel a PENDING transaction of the calling account',
+    description:
+      'Not yet sent: FAILED at once (failureReason cancelled), reservation released. Sent: a 0-value self-transfer at the same nonce with bumped fees is broadcast ' +
+      '(the answer comes once it is, or after 5 s); whichever is mined decides: EXECUTED (the original won) or FAILED cancelled, the cancellation\'s gas charged.',
+    auth: 'api-key',
+    envelope: 'success',
+    type: TxRecordDto,
+    rateLimited: true,
+    noInput: true,
+    errors: ['TRANSACTION_003', 'TRANSACTION_009'],
+  })
+  async cancel(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<TxRecord> {
+    return toTxRecord(await this.actions.cancel(caller, id));
+  }
+
+  @Post(':id/speed-up')
+  @HttpCode(200)
+  @RateLimited()
+  @ApiParam(ID_PARAM)
+  @ApiContract({
+    summary: 'Replace a broadcast transaction with higher fees',
+    description:
+      'Body `{bumpPercent?}` (default 20, 10-500) or `{maxFeePerGas, maxPriorityFeePerGas}` (each at least 10% above the last broadcast). The worst case at the new fees ' +
+      'must stay within the account\'s per-transaction limit (TRANSACTION_001); any cost above the reservation is charged at settlement. Only a sent transaction can be ' +
+      'sped up: an accepted one is signed with the market fees when it is sent (TRANSACTION_009).',
+    auth: 'api-key',
+    envelope: 'success',
+    type: TxRecordDto,
+    rateLimited: true,
+    errors: ['VALIDATION_001', 'TRANSACTION_001', 'TRANSACTION_003', 'TRANSACTION_005', 'TRANSACTION_009'],
+  })
+  async speedUp(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: SpeedUpDto): Promise<TxRecord> {
+    return toTxRecord(await this.actions.speedUp(caller, id, body, DEFAULT_BUMP_PERCENT));
+  }
+}
