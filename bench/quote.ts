@@ -6,7 +6,8 @@
  * `relay_bench_quote` recreated, Redis db 12 under the `relay-bench-quote` prefix, the API in
  * process on a free port), so it runs beside `npm start`, the tests and bench:relay. Then:
  *   1. GET /quote over real HTTP (api-key auth, rate limit, validation, routing, quote storage),
- *      sequentially, rotating over a direct, a 2-hop and a 3-hop pair: p50 / p99;
+ *      sequentially, rotating over a direct, a 2-hop and a 3-hop pair: p50 / p99, each quote followed
+ *      by a GET /tokens as the same run's baseline, with CPU time, bytes and Redis commands per request;
  *   2. the router alone (path search + split search, as RouteFinder runs it) on random graphs of
  *      100, 1,000 and 10,000 pools: graph build time and quote time per pair;
  *   3. router quality on the local stack's pools (V2 and V3): for every ordered pair of the
@@ -19,12 +20,14 @@
  * Settings: BENCH_QUOTE_N [300] quotes measured, BENCH_ROUTER_QUERIES [50] per graph size,
  * BENCH_QUOTE_CHAIN_PORT [28565], BENCH_QUOTE_DATABASE_URL [postgres://postgres@127.0.0.1:5432/relay_bench_quote],
  * BENCH_QUOTE_REDIS_URL [redis://127.0.0.1:6379/12], BENCH_LOGS=1 (app logs), BENCH_ENFORCE=1 (exit 1 on a missed target),
- * BENCH_SECTIONS [http,router,quality] which sections run, BENCH_QUALITY_CHUNKS [1000] parts of the optimum's search.
+ * BENCH_SECTIONS [http,router,quality] which sections run, BENCH_QUALITY_CHUNKS [1000] parts of the optimum's search,
+ * BENCH_PROFILE=<file> a V8 CPU profile of this process (app and client) during the measured HTTP run.
  */
 import 'reflect-metadata';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { loadavg } from 'node:os';
-import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { cpus, loadavg } from 'node:os';
+import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
+import { Session } from 'node:inspector/promises';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { INestApplication } from '@nestjs/common';
@@ -45,6 +48,7 @@ import { RouteFinder } from '../src/modules/swap/routing/route-finder.service';
 import { SwapQuoteService } from '../src/modules/swap/quotes/swap-quote.service';
 import type { QuoteQueryDto } from '../src/modules/swap/dto/swap-requests.dto';
 import type { Caller } from '../src/common/http/authenticated-request';
+import { REDIS } from '../src/redis/redis.module';
 import { routerQuality, type QualityRow } from './router-quality';
 
 const int = (name: string, fallback: number): number => {
@@ -67,13 +71,14 @@ const SETTINGS = {
   enforce: process.env.BENCH_ENFORCE === '1',
   sections: new Set((process.env.BENCH_SECTIONS ?? 'http,router,quality').split(',').map((x) => x.trim())),
   qualityChunks: int('BENCH_QUALITY_CHUNKS', 1000),
+  profile: process.env.BENCH_PROFILE,
 };
 const TARGET_P50_MS = 5;
 const TARGET_P99_MS = 15;
 const TARGET_QUALITY = 0.999;
 const ADMIN_TOKEN = `bench-admin-${randomBytes(12).toString('hex')}`;
 const log = (line: string) => console.log(`[bench] ${line}`);
-const now = () => performance.now();
+const now = (): number => performance.now();
 /** mulberry32: a small PRNG with a full 2^32 period (an LCG in float arithmetic cycles too soon). */
 function prng(seed: number): () => number {
   let a = seed >>> 0;
@@ -148,11 +153,24 @@ async function bringUp(): Promise<Stack> {
   return { devnet, app, baseUrl: `http://127.0.0.1:${port}` };
 }
 
-interface LatencyReport {
+/** Per-endpoint figures from requests interleaved in one run, so load hits both alike. */
+interface EndpointFigures {
   p50: number;
   p99: number;
   mean: number;
+  /** CPU time of this process (server and the bench's fetch client) per request, µs: survives load better than wall time. */
+  cpuUsP50: number;
+  cpuUsMean: number;
+  /** Response body size. */
+  bytes: number;
+  /** Commands sent on the app's shared Redis connection per request. */
+  redisCommands: number;
+}
+
+interface LatencyReport extends EndpointFigures {
   n: number;
+  /** A trivial authenticated GET (/tokens) interleaved with the quotes: the HTTP stack's own cost in this run. */
+  tokens: EndpointFigures;
   /** The router alone (RouteFinder.findRoutes, in process) for the same requests. */
   routerP50: number;
   routerP99: number;
@@ -163,6 +181,57 @@ interface LatencyReport {
   gc: { count: number; totalMs: number; maxMs: number };
   /** Event-loop delay during the HTTP run (ms). */
   loopDelayP99: number;
+  /** Event-loop utilization during the HTTP run (0..1). */
+  loopUtilization: number;
+  /** Load average (1 min) at the start and end of the HTTP run. */
+  load: [number, number];
+}
+
+/** Starts a V8 CPU profile of this process (app and bench client); the returned function writes it. */
+async function startProfile(file: string | undefined): Promise<() => Promise<void>> {
+  if (!file) return async () => undefined;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+    log(`CPU profile of the HTTP run written to ${file}`);
+  };
+}
+
+/** Counts commands on the app's shared Redis connection (rate limit, quote store, caches). */
+function countRedisCommands(redis: Redis): () => number {
+  let count = 0;
+  const send = redis.sendCommand.bind(redis);
+  redis.sendCommand = ((...args: Parameters<Redis['sendCommand']>) => {
+    count++;
+    return send(...args);
+  }) as Redis['sendCommand'];
+  return () => count;
+}
+
+interface Sample {
+  ms: number;
+  cpuUs: number;
+  bytes: number;
+  redis: number;
+}
+
+function figures(samples: Sample[]): EndpointFigures {
+  const sum = (f: (s: Sample) => number) => samples.reduce((a, s) => a + f(s), 0);
+  return {
+    p50: percentile(samples.map((s) => s.ms), 50),
+    p99: percentile(samples.map((s) => s.ms), 99),
+    mean: sum((s) => s.ms) / samples.length,
+    cpuUsP50: percentile(samples.map((s) => s.cpuUs), 50),
+    cpuUsMean: sum((s) => s.cpuUs) / samples.length,
+    bytes: sum((s) => s.bytes) / samples.length,
+    redisCommands: sum((s) => s.redis) / samples.length,
+  };
 }
 
 async function quoteLatency(stack: Stack): Promise<LatencyReport> {
@@ -180,26 +249,48 @@ async function quoteLatency(stack: Stack): Promise<LatencyReport> {
     { fromToken: addr('LINK'), toToken: addr('UNI'), amount: parseUnits('100', 18) },
   ];
   const sender = Wallet.createRandom().address;
-  const latencies: number[] = [];
+  const redisCommands = countRedisCommands(stack.app.get<Redis>(REDIS));
+  const timed = async (url: string, check: (status: number, body: { code: number; data: unknown }) => boolean): Promise<Sample> => {
+    const redis0 = redisCommands();
+    const cpu0 = process.cpuUsage();
+    const t0 = now();
+    const res = await fetch(url, { headers: { 'api-key': apiKey } });
+    const text = await res.text();
+    const ms = now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    const body = JSON.parse(text) as { code: number; data: unknown };
+    if (!check(res.status, body)) throw new Error(`GET ${url} answered ${res.status}: ${text.slice(0, 300)}`);
+    return { ms, cpuUs: cpu.user + cpu.system, bytes: Buffer.byteLength(text), redis: redisCommands() - redis0 };
+  };
+  const quoteSamples: Sample[] = [];
+  const tokenSamples: Sample[] = [];
   const gcPauses: number[] = [];
   const gcObserver = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) gcPauses.push(entry.duration);
   });
   const loop = monitorEventLoopDelay({ resolution: 1 });
+  let elu0 = performance.eventLoopUtilization();
+  let stopProfile: () => Promise<void> = async () => undefined;
+  const load0 = loadavg()[0];
   for (let i = 0; i < SETTINGS.warmup + SETTINGS.n; i++) {
     if (i === SETTINGS.warmup) {
       gcObserver.observe({ entryTypes: ['gc'] });
       loop.enable();
+      elu0 = performance.eventLoopUtilization();
+      stopProfile = await startProfile(SETTINGS.profile);
     }
     const pair = pairs[i % pairs.length];
     const query = new URLSearchParams({ fromChain: '31337', toChain: '31337', fromToken: pair.fromToken, toToken: pair.toToken, amount: pair.amount.toString(), sender });
-    const t0 = now();
-    const res = await fetch(`${stack.baseUrl}/quote?${query}`, { headers: { 'api-key': apiKey } });
-    const body = (await res.json()) as { code: number; data: unknown[] };
-    const elapsed = now() - t0;
-    if (res.status !== 200 || body.code !== 0 || body.data.length === 0) throw new Error(`GET /quote answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
-    if (i >= SETTINGS.warmup) latencies.push(elapsed);
+    const quote = await timed(`${stack.baseUrl}/quote?${query}`, (status, body) => status === 200 && body.code === 0 && Array.isArray(body.data) && body.data.length > 0);
+    const tokens = await timed(`${stack.baseUrl}/tokens?chain_id=31337`, (status, body) => status === 200 && body.code === 0);
+    if (i >= SETTINGS.warmup) {
+      quoteSamples.push(quote);
+      tokenSamples.push(tokens);
+    }
   }
+  await stopProfile();
+  const elu = performance.eventLoopUtilization(elu0);
+  const load1 = loadavg()[0];
   gcObserver.disconnect();
   loop.disable();
   // The same requests to the router alone, in process (no HTTP, auth, Redis or response).
@@ -222,16 +313,17 @@ async function quoteLatency(stack: Stack): Promise<LatencyReport> {
     if (i >= SETTINGS.warmup) serviceTimes.push(now() - t0);
   }
   return {
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    mean: latencies.reduce((a, b) => a + b, 0) / latencies.length,
-    n: latencies.length,
+    ...figures(quoteSamples),
+    n: quoteSamples.length,
+    tokens: figures(tokenSamples),
     routerP50: percentile(routerTimes, 50),
     routerP99: percentile(routerTimes, 99),
     serviceP50: percentile(serviceTimes, 50),
     serviceP99: percentile(serviceTimes, 99),
     gc: { count: gcPauses.length, totalMs: gcPauses.reduce((a, b) => a + b, 0), maxMs: Math.max(0, ...gcPauses) },
     loopDelayP99: loop.percentile(99) / 1e6,
+    loopUtilization: elu.utilization,
+    load: [load0, load1],
   };
 }
 
@@ -327,7 +419,13 @@ async function main(): Promise<number> {
       console.log('');
       console.log(`GET /quote end to end (local stack, sequential, N=${http.n}): p50 ${f(http.p50)} ms, p99 ${f(http.p99)} ms, mean ${f(http.mean)} ms — target p50 <= ${TARGET_P50_MS} ms, p99 <= ${TARGET_P99_MS} ms: ${met ? 'met' : 'NOT met'}`);
       console.log(`  router alone (RouteFinder.findRoutes, same requests): p50 ${f(http.routerP50, 2)} ms, p99 ${f(http.routerP99, 2)} ms; quote service (router + views + Redis write): p50 ${f(http.serviceP50, 2)} ms, p99 ${f(http.serviceP99, 2)} ms`);
-      console.log(`  during the HTTP run: ${http.gc.count} GC pauses, ${f(http.gc.totalMs)} ms in all, longest ${f(http.gc.maxMs)} ms; event-loop delay p99 ${f(http.loopDelayP99)} ms; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+      console.log(`  GET /tokens interleaved with the quotes (same run, the HTTP stack's own cost): p50 ${f(http.tokens.p50)} ms, p99 ${f(http.tokens.p99)} ms`);
+      console.log(`  per request      | ${'p50 ms'.padStart(6)} | ${'p99 ms'.padStart(6)} | ${'CPU µs p50'.padStart(10)} | ${'CPU µs mean'.padStart(11)} | ${'bytes'.padStart(6)} | Redis commands`);
+      for (const [name, e] of [['GET /quote', http], ['GET /tokens', http.tokens]] as const) {
+        console.log(`  ${name.padEnd(16)} | ${f(e.p50, 2).padStart(6)} | ${f(e.p99, 2).padStart(6)} | ${f(e.cpuUsP50, 0).padStart(10)} | ${f(e.cpuUsMean, 0).padStart(11)} | ${f(e.bytes, 0).padStart(6)} | ${f(e.redisCommands, 2)}`);
+      }
+      console.log(`  CPU per request includes the bench's own fetch client (same for both rows); /quote − /tokens: ${f(http.cpuUsMean - http.tokens.cpuUsMean, 0)} µs mean`);
+      console.log(`  during the HTTP run: ${http.gc.count} GC pauses, ${f(http.gc.totalMs)} ms in all, longest ${f(http.gc.maxMs)} ms; event-loop delay p99 ${f(http.loopDelayP99)} ms; event-loop utilization ${f(http.loopUtilization * 100, 0)}%; load average (1 min) ${f(http.load[0], 2)} → ${f(http.load[1], 2)}; ${cpus().length} cores`);
     }
     if (SETTINGS.sections.has('router')) {
       const router = [100, 1_000, 10_000].map(routerCost);

@@ -1,12 +1,29 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
+import { IsInt, IsOptional } from 'class-validator';
+import { Type } from 'class-transformer';
 import { DataSource } from 'typeorm';
 import { Caller, CurrentCaller } from '../src/common/http/authenticated-request';
 import { Public } from '../src/common/http/public.decorator';
 import { RateLimited } from '../src/modules/rate-limit/rate-limited.decorator';
 import { createAccount, createTestApp, TestApp } from './support/test-app';
 
+class ProbeQueryDto {
+  @IsOptional() @Type(() => Number) @IsInt({ context: { code: 'VALIDATION_001' } })
+  n?: number;
+}
+
+/** Handler runs of the check-alongside probe, to show which requests did work. */
+let alongsideRuns = 0;
+
 @Controller()
 class RateLimitProbeController {
+  @RateLimited({ checkAlongside: true })
+  @Get('gasless/_rate-limited-alongside')
+  async alongside(@CurrentCaller() caller: Caller, @Query() query: ProbeQueryDto) {
+    alongsideRuns++;
+    return { userId: caller.account.id, n: query.n ?? null };
+  }
+
   @RateLimited()
   @Get('api/_rate-limited')
   limited(@CurrentCaller() caller: Caller) {
@@ -84,6 +101,49 @@ describe('rate limiting', () => {
     const statuses = await Promise.all(Array.from({ length: 20 }, () => t.http().get('/api/_rate-limited').set('api-key', apiKey).then((r) => r.status)));
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+  });
+
+  describe('checking alongside the handler (GET /quote)', () => {
+    const probe = '/gasless/_rate-limited-alongside';
+
+    it('counts down, then 429 with Retry-After; once denied, the handler no longer runs', async () => {
+      const apiKey = await accountWithLimit(2);
+      for (const remaining of [1, 0]) {
+        const ok = await t.http().get(probe).set('api-key', apiKey).expect(200);
+        expect(ok.body).toMatchObject({ code: 0, data: { n: null } });
+        expect(ok.headers['ratelimit-limit']).toBe('2');
+        expect(ok.headers['ratelimit-remaining']).toBe(String(remaining));
+      }
+      // The last answer had no room left, so the next one is checked before its handler.
+      const before = alongsideRuns;
+      for (let i = 0; i < 3; i++) {
+        const denied = await t.http().get(probe).set('api-key', apiKey).expect(429);
+        expect(denied.body).toEqual({ code: 429, data: null, message: expect.stringMatching(/rate limit/) });
+        expect(Number(denied.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+        expect(denied.headers['ratelimit-remaining']).toBe('0');
+      }
+      expect(alongsideRuns).toBe(before);
+    });
+
+    it('lets exactly the limit through when requests arrive together, and never answers a denied one', async () => {
+      const apiKey = await accountWithLimit(5);
+      const responses = await Promise.all(Array.from({ length: 20 }, () => t.http().get(probe).set('api-key', apiKey)));
+      expect(responses.filter((r) => r.status === 200)).toHaveLength(5);
+      const denied = responses.filter((r) => r.status === 429);
+      expect(denied).toHaveLength(15);
+      for (const r of denied) expect(r.body.data).toBeNull();
+    });
+
+    it('a denial wins over a validation error; an allowed bad request is its 400 with the headers', async () => {
+      const apiKey = await accountWithLimit(1);
+      // Together, so every handler runs alongside its check: one is counted, the rest are denied.
+      const responses = await Promise.all(Array.from({ length: 4 }, () => t.http().get(`${probe}?n=x`).set('api-key', apiKey)));
+      const statuses = responses.map((r) => r.status).sort();
+      expect(statuses).toEqual([400, 429, 429, 429]);
+      const bad = responses.find((r) => r.status === 400)!;
+      expect(bad.body).toMatchObject({ code: 400, data: null });
+      expect(bad.headers['ratelimit-remaining']).toBe('0');
+    });
   });
 
   it('does not limit routes without a caller', async () => {

@@ -5,7 +5,8 @@ import { AppConfig } from '../../config/app-config';
 import type { AccountEntity } from '../accounts';
 import { Reflector } from '@nestjs/core';
 import { RateLimitGuard } from './rate-limit.guard';
-import { PER_IP_LIMIT } from './rate-limited.decorator';
+import { pendingDecision } from './pending-rate-limit';
+import { CHECK_ALONGSIDE, PER_IP_LIMIT } from './rate-limited.decorator';
 import { RateLimitResult, RateLimitService } from './rate-limit.service';
 
 function httpContext(caller?: Caller, ip = '203.0.113.7'): { context: ExecutionContext; headers: Map<string, string> } {
@@ -91,5 +92,27 @@ describe('RateLimitGuard', () => {
       jest.useRealTimers();
       warn.mockRestore();
     }
+  });
+
+  it('checking alongside: lets the handler start before Redis answers, then waits only for exhausted keys', async () => {
+    handler = () => undefined;
+    Reflect.defineMetadata(CHECK_ALONGSIDE, true, handler);
+    let answer: (r: RateLimitResult) => void = () => undefined;
+    const { guard } = guardWith(() => new Promise<RateLimitResult>((resolve) => (answer = resolve)));
+    const first = httpContext({ account, keyId: 'key-1', rateLimitPerMinute: 1 });
+    await expect(guard.canActivate(first.context)).resolves.toBe(true);
+    const decision = pendingDecision(first.context.switchToHttp().getRequest())!;
+    expect(first.headers.size).toBe(0);
+    answer({ allowed: false, limit: 1, remaining: 0, resetSeconds: 9, retryAfterSeconds: 9 });
+    await expect(decision).rejects.toMatchObject({ code: 'RESOURCE_003' });
+    expect(first.headers.get('RateLimit-Remaining')).toBe('0');
+
+    // The key is now known to be exhausted: the next request waits for its verdict before any handler work.
+    const second = httpContext({ account, keyId: 'key-1', rateLimitPerMinute: 1 });
+    const pending = guard.canActivate(second.context);
+    answer({ allowed: false, limit: 1, remaining: 0, resetSeconds: 8, retryAfterSeconds: 8 });
+    await expect(pending).rejects.toMatchObject({ code: 'RESOURCE_003' });
+    expect(pendingDecision(second.context.switchToHttp().getRequest())).toBeUndefined();
+    handler = () => undefined;
   });
 });

@@ -5,7 +5,9 @@ import { AppError } from '../../common/errors/app-error';
 import { AuthenticatedRequest, Caller } from '../../common/http/authenticated-request';
 import { AppConfig } from '../../config/app-config';
 import { RateLimitResult, RateLimitService } from './rate-limit.service';
-import { PER_IP_LIMIT } from './rate-limited.decorator';
+import { ExhaustedBuckets } from './exhausted-buckets';
+import { setPendingDecision } from './pending-rate-limit';
+import { CHECK_ALONGSIDE, PER_IP_LIMIT } from './rate-limited.decorator';
 
 /** A healthy Redis answers in about a millisecond; past this the request goes through unlimited. */
 const REDIS_TIMEOUT_MS = 500;
@@ -16,12 +18,15 @@ const WARN_INTERVAL_MS = 30_000;
  * Applied with @RateLimited(). Runs after the global api-key guard, so `req.caller` is set on
  * every route that has one; public routes have none and are not limited. If Redis fails or is
  * slow the request is let through (fail-open, see docs/decisions.md) with a throttled warning.
+ * Routes marked to check alongside get the decision as a pending promise on the request
+ * (PendingRateLimitInterceptor awaits it), so Redis' round trip overlaps their handler.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
   private readonly logger = new Logger(RateLimitGuard.name);
   private lastWarningAt = 0;
   private failedOpenSinceWarning = 0;
+  private readonly exhausted = new ExhaustedBuckets();
 
   constructor(
     private readonly limiter: RateLimitService,
@@ -34,21 +39,32 @@ export class RateLimitGuard implements CanActivate {
     const http = context.switchToHttp();
     const req = http.getRequest<AuthenticatedRequest>();
     const caller = req.caller;
-    const perIp = this.reflector.getAllAndOverride<boolean>(PER_IP_LIMIT, [context.getHandler(), context.getClass()]) === true;
+    const targets = [context.getHandler(), context.getClass()];
+    const perIp = this.reflector.getAllAndOverride<boolean>(PER_IP_LIMIT, targets) === true;
     if (!caller && !perIp) return true;
 
     const limit = caller ? (caller.rateLimitPerMinute ?? this.config.RATE_LIMIT_PER_MINUTE) : this.config.LOGIN_RATE_LIMIT_PER_MINUTE;
     // req.ip is the socket's address unless Express is told to trust a proxy.
     const bucket = caller ? bucketOf(caller) : `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
+    const decision = this.decide(bucket, limit, http.getResponse<Response>());
+    if (this.reflector.getAllAndOverride<boolean>(CHECK_ALONGSIDE, targets) === true && !this.exhausted.has(bucket)) {
+      setPendingDecision(req, decision);
+      return true;
+    }
+    await decision;
+    return true;
+  }
+
+  /** Counts the request; resolves when it may pass (or the limiter failed open), rejects with the 429. */
+  private async decide(bucket: string, limit: number, res: Response): Promise<void> {
     let result: RateLimitResult;
     try {
       result = await withTimeout(this.limiter.consume(bucket, limit), REDIS_TIMEOUT_MS);
     } catch (err) {
       this.warnFailOpen(err);
-      return true;
+      return;
     }
-
-    const res = http.getResponse<Response>();
+    this.exhausted.record(bucket, result.allowed, result.remaining);
     res.setHeader('RateLimit-Limit', String(result.limit));
     res.setHeader('RateLimit-Remaining', String(result.remaining));
     res.setHeader('RateLimit-Reset', String(result.resetSeconds));
@@ -58,7 +74,6 @@ export class RateLimitGuard implements CanActivate {
         'Retry-After': String(retryAfter),
       });
     }
-    return true;
   }
 
   private warnFailOpen(err: unknown): void {

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitService } from './rate-limit.service';
+import { PendingRateLimitInterceptor } from './pending-rate-limit.interceptor';
 
 /**
  * Global because @RateLimited() goes on controllers of several feature modules, and Nest builds a
@@ -8,7 +9,7 @@ import { RateLimitService } from './rate-limit.service';
  */
 @Global()
 @Module({
-  providers: [RateLimitService, RateLimitGuard],
-  exports: [RateLimitService, RateLimitGuard],
+  providers: [RateLimitService, RateLimitGuard, PendingRateLimitInterceptor],
+  exports: [RateLimitService, RateLimitGuard, PendingRateLimitInterceptor],
 })
 export class RateLimitModule {}

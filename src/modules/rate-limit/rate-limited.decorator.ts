@@ -1,10 +1,27 @@
-import { applyDecorators, SetMetadata, UseGuards } from '@nestjs/common';
+import { applyDecorators, SetMetadata, UseGuards, UseInterceptors } from '@nestjs/common';
 import { RateLimitGuard } from './rate-limit.guard';
-
-/** Counts each request against the caller's per-key window (submit and quote endpoints). */
-export const RateLimited = (): ClassDecorator & MethodDecorator => UseGuards(RateLimitGuard);
+import { PendingRateLimitInterceptor } from './pending-rate-limit.interceptor';
 
 export const PER_IP_LIMIT = 'rate-limit:per-ip';
+export const CHECK_ALONGSIDE = 'rate-limit:alongside';
+
+export interface RateLimitedOptions {
+  /**
+   * Run the handler while Redis counts the request instead of after, so the round trip overlaps
+   * the handler's own work; a denied request still gets its 429 and never the handler's answer.
+   * Only for handlers whose side effects are harmless when the request turns out to be denied
+   * (GET /quote stores quotes nobody will see, which then expire). Keys this instance last saw
+   * at or over their limit are checked before the handler, so an over-limit client costs no
+   * handler work.
+   */
+  checkAlongside?: boolean;
+}
+
+/** Counts each request against the caller's per-key window (submit and quote endpoints). */
+export const RateLimited = (options: RateLimitedOptions = {}): ClassDecorator & MethodDecorator =>
+  options.checkAlongside
+    ? applyDecorators(SetMetadata(CHECK_ALONGSIDE, true), UseGuards(RateLimitGuard), UseInterceptors(PendingRateLimitInterceptor))
+    : UseGuards(RateLimitGuard);
 
 /**
  * For public routes (no caller to count against): one window per client IP, shared by every

@@ -21,7 +21,8 @@ export class SwapController {
   ) {}
 
   @Get('quote')
-  @RateLimited()
+  // Quoting is read-only apart from the stored quotes, which expire unseen when the request is denied.
+  @RateLimited({ checkAlongside: true })
   @ApiContract({
     summary: 'Ranked route candidates for a swap (empty for pairs without a route)',
     auth: 'api-key',
@@ -36,7 +37,7 @@ export class SwapController {
   }
 
   @Get('build-best-path')
-  @RateLimited()
+  @RateLimited({ checkAlongside: true })
   @ApiContract({
     summary: 'The best route and its executable transaction',
     description: 'Approve `Tx.allowanceTarget` for the input token, then send `Tx` from `sender`. No route is 400.',
