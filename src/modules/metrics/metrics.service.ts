@@ -88,6 +88,21 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  /** A periodic job's schedule found missing from Redis and registered again, by job. */
+  readonly schedulesRestored = new Counter({
+    name: 'periodic_job_schedules_restored_total',
+    help: 'Periodic job schedules found missing from Redis and registered again, by job',
+    labelNames: ['job'],
+    registers: [this.registry],
+  });
+
+  readonly redisLossRecoveries = new Counter({
+    name: 'redis_data_loss_recoveries_total',
+    help: 'Recovery hooks run after Redis was found to have lost its data, by hook',
+    labelNames: ['hook'],
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }
