@@ -6,6 +6,7 @@ import { Vaults1764200000000 } from './1764200000000-vaults';
 import { GaslessSwaps1764300000000 } from './1764300000000-gasless-swaps';
 import { RelayStages1764400000000 } from './1764400000000-relay-stages';
 import { TxListIndex1764500000000 } from './1764500000000-tx-list-index';
+import { RelayerTopUps1764630000000 } from './1764630000000-relayer-top-ups';
 
 /** Every migration in order; listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   GaslessSwaps1764300000000,
   RelayStages1764400000000,
   TxListIndex1764500000000,
+  RelayerTopUps1764630000000,
 ];

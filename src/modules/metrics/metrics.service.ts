@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** The process's Prometheus registry; modules add their own metrics through it. */
 @Injectable()
@@ -100,6 +100,28 @@ export class MetricsService {
     name: 'redis_data_loss_recoveries_total',
     help: 'Recovery hooks run after Redis was found to have lost its data, by hook',
     labelNames: ['hook'],
+    registers: [this.registry],
+  });
+
+  /** Wei as a float: exact to ~15 significant digits, enough to see a key run down. */
+  readonly relayerBalance = new Gauge({
+    name: 'relayer_balance_wei',
+    help: 'Native balance of each relayer key, by chain, region and address',
+    labelNames: ['chain', 'region', 'address'],
+    registers: [this.registry],
+  });
+
+  readonly relayerLowKeys = new Gauge({
+    name: 'relayer_low_keys',
+    help: 'Relayer keys under their balance floor, by chain',
+    labelNames: ['chain'],
+    registers: [this.registry],
+  });
+
+  readonly relayerTopUps = new Counter({
+    name: 'relayer_top_ups_total',
+    help: 'Treasury top-ups of relayer keys by chain and result (sent, mined, failed, treasury_short)',
+    labelNames: ['chain', 'result'],
     registers: [this.registry],
   });
 

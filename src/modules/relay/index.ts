@@ -15,3 +15,6 @@ export { RegionResolver } from './intake/region-resolver';
 export type { RegionHints, RelayCommand } from './intake/relay-command';
 export { RelayOutcomes } from './outcomes/relay-outcomes';
 export type { RelayOutcome } from './outcomes/relay-outcomes';
+export { KeyEligibility } from './core/key-eligibility';
+export type { WalletState } from './core/key-eligibility';
+export { SignerPool } from './core/signer-pool.service';

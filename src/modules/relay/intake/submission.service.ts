@@ -5,6 +5,7 @@ import { ChainRegistry } from '../../chains';
 import { MetricsService } from '../../metrics';
 import { TxStatusPublisher } from '../../tx-events';
 import { ExchangeRelayService } from './exchange/exchange-relay.service';
+import { KeyEligibility } from '../core/key-eligibility';
 import { SignerPool } from '../core/signer-pool.service';
 import { Estimate, Estimator } from './estimator.service';
 import { PendingWriter } from './pending-writer.service';
@@ -36,6 +37,7 @@ export class SubmissionService {
     private readonly exchange: ExchangeRelayService,
     private readonly metrics: MetricsService,
     private readonly pending: PendingWriter,
+    private readonly eligibility: KeyEligibility,
   ) {}
 
   /** POST /api/quote: the same estimate, nothing stored. */
@@ -56,6 +58,7 @@ export class SubmissionService {
       const tx = await this.exchange.submit(caller, dto, chain, this.regions.resolve(command.region, dto.region));
       return { txId: tx.id, estimatedCostUSD: 0 };
     }
+    this.refuseWithoutFundedKey(chain.chainId, this.regions.resolve(command.region, dto.region));
     const { request, region, estimate } = await this.prepare(command);
     const { tx, notification } = await this.pending.write(
       caller.account.id,
@@ -83,6 +86,13 @@ export class SubmissionService {
     await this.publisher.publish('status', notification);
     this.metrics.relaySubmitted.inc({ chain: String(tx.chainId), type: tx.transactionType });
     return { txId: tx.id, estimatedCostUSD: microToUsd(estimate.costMicro) };
+  }
+
+  /** Work no key can pay for is refused up front rather than accepted and left pending. */
+  private refuseWithoutFundedKey(chainId: number, region: string): void {
+    if (!this.eligibility.anyFunded(chainId, this.signers.poolAddresses(region))) {
+      throw new AppError('RELAYER_001', `every relayer key of region ${region} on chain ${chainId} is out of funds`);
+    }
   }
 
   private async prepare({ caller, tx: dto, region: hints }: Omit<RelayCommand, 'within' | 'origin'>): Promise<{ request: RelayRequest; region: string; estimate: Estimate }> {
