@@ -103,6 +103,24 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  /**
+   * Time in each step of the relay pipeline: queue_dwell (accepted or enqueued → picked by the
+   * sender), sign (nonce claim and signature), broadcast (the node's answer), inclusion (broadcast
+   * → receipt seen), settlement (receipt seen → settled in PostgreSQL).
+   */
+  readonly relayStage = new Histogram({
+    name: 'relay_stage_duration_seconds',
+    help: 'Duration of each relay pipeline stage (queue_dwell, sign, broadcast, inclusion, settlement), by chain',
+    labelNames: ['chain', 'stage'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    registers: [this.registry],
+  });
+
+  /** Seconds since `startedMs` into the stage's histogram. */
+  observeStage(chainId: number | string, stage: 'queue_dwell' | 'sign' | 'broadcast' | 'inclusion' | 'settlement', startedMs: number): void {
+    this.relayStage.observe({ chain: String(chainId), stage }, Math.max(0, Date.now() - startedMs) / 1000);
+  }
+
   /** Wei as a float: exact to ~15 significant digits, enough to see a key run down. */
   readonly relayerBalance = new Gauge({
     name: 'relayer_balance_wei',

@@ -39,8 +39,11 @@ export class SettlementService {
    * top-up cost) does not change after the send, and the statement itself checks the status.
    */
   async settleMined(txId: string, receipt: MinedReceipt, known?: RelayTransactionEntity): Promise<void> {
+    const seenAt = Date.now();
     const tx = known ?? (await this.txs.findById(txId));
     if (!tx || tx.status !== 'PENDING') return;
+    const sentAt = tx.broadcastAt ?? tx.signedAt;
+    if (sentAt) this.metrics.observeStage(tx.chainId, 'inclusion', sentAt.getTime());
     const m = move(minedStage(receipt.status), SENT);
     const revertReason = receipt.status === 1 ? null : await this.revertReason(tx, receipt);
     const costMicro = await this.minedCost(tx, receipt);
@@ -58,6 +61,7 @@ export class SettlementService {
       const finished = Object.assign(Object.create(Object.getPrototypeOf(tx)) as RelayTransactionEntity, tx, fields, { status: m.status, stage: m.to });
       const notification = notificationFor(finished, 'PENDING');
       if (await this.txs.settleCovered(tx, m, fields, notification, countersFor(tx, costMicro, m.status === 'EXECUTED'))) {
+        this.metrics.observeStage(tx.chainId, 'settlement', seenAt);
         await this.announce(notification, fields.latencyMs ?? 0, tx);
         return;
       }
@@ -72,6 +76,7 @@ export class SettlementService {
         await this.ledger.applyCounters(em, locked.userId, counters);
       },
     }));
+    this.metrics.observeStage(tx.chainId, 'settlement', seenAt);
   }
 
   private async minedCost(tx: RelayTransactionEntity, receipt: MinedReceipt): Promise<bigint> {
