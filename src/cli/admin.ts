@@ -15,15 +15,16 @@ async function main(argv: string[]): Promise<number> {
   const program = buildAdminProgram(
     async () => {
       // Loaded only when a command runs: help and usage errors answer at once and touch no database.
-      const [{ NestFactory }, { AdminCliModule }, { AccountsService }, { LedgerService }, { WebhookDeadLetters }] = await Promise.all([
+      const [{ NestFactory }, { AdminCliModule }, { AccountsService }, { LedgerService }, { WebhookDeadLetters }, { ChainAuditService }] = await Promise.all([
         import('@nestjs/core'),
         import('./admin-cli.module'),
         import('../modules/accounts/domain/accounts.service'),
         import('../modules/accounts/domain/ledger.service'),
         import('../modules/webhooks/admin/dead-letters.service'),
+        import('../modules/relay/audit/chain-audit.service'),
       ]);
       app = await NestFactory.createApplicationContext(AdminCliModule, { logger: ['error'] });
-      return { accounts: app.get(AccountsService), ledger: app.get(LedgerService), deadLetters: app.get(WebhookDeadLetters) };
+      return { accounts: app.get(AccountsService), ledger: app.get(LedgerService), deadLetters: app.get(WebhookDeadLetters), chainAudit: app.get(ChainAuditService) };
     },
     (result, json) => console.log(json ? JSON.stringify(result) : JSON.stringify(result, null, 2)),
   );

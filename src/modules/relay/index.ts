@@ -18,3 +18,6 @@ export type { RelayOutcome } from './outcomes/relay-outcomes';
 export { KeyEligibility } from './core/key-eligibility';
 export type { WalletState } from './core/key-eligibility';
 export { SignerPool } from './core/signer-pool.service';
+export { RelayAuditModule } from './audit/relay-audit.module';
+export { ChainAuditService } from './audit/chain-audit.service';
+export type { ChainAuditReport } from './audit/chain-audit.service';

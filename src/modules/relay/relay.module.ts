@@ -1,3 +1,5 @@
+import { RelayAuditModule } from './audit/relay-audit.module';
+import { ChainAuditController } from './http/chain-audit.controller';
 import { Module } from '@nestjs/common';
 import { PendingWriter } from './intake/pending-writer.service';
 import { SubmissionService } from './intake/submission.service';
@@ -12,8 +14,8 @@ import { RelayCoreModule } from './relay-core.module';
 
 /** The relay's HTTP side; other features relay through SubmissionService. */
 @Module({
-  imports: [RelayCoreModule],
-  controllers: [RelayController, TxListController],
+  imports: [RelayCoreModule, RelayAuditModule],
+  controllers: [RelayController, TxListController, ChainAuditController],
   providers: [PendingWriter, SubmissionService, SyncWaitService, ExchangeRelayService, FundingSignedService, FundingQuoteService, TxListService],
   exports: [SubmissionService, SyncWaitService],
 })
