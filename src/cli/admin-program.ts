@@ -15,7 +15,8 @@ export interface AdminServices {
   accounts: AccountsService;
   ledger: LedgerService;
   deadLetters: WebhookDeadLetters;
-  chainAudit: ChainAuditService;
+  /** Loaded only by the audit commands (they open chain connections). */
+  chainAudit: () => Promise<ChainAuditService>;
 }
 
 export class UsageError extends Error {}
@@ -91,7 +92,7 @@ export function buildAdminProgram(services: () => Promise<AdminServices>, print:
       const query = await checked(ChainAuditQueryDto, { chainId: o.chainId, since: o.since === undefined ? undefined : new Date(o.since) });
       const account = await s.accounts.getByAddress(o.address);
       const audit = await s.ledger.audit(account.id);
-      const chain = await s.chainAudit.audit({ chainId: query.chainId, since: query.since, userId: account.id });
+      const chain = await (await s.chainAudit()).audit({ chainId: query.chainId, since: query.since, userId: account.id });
       return { ...Object.fromEntries(Object.entries(audit).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v])), chain };
     }));
   command(program, 'audit', 'check every final relayed transaction against the chain and the ledger (all accounts)')
@@ -100,7 +101,7 @@ export function buildAdminProgram(services: () => Promise<AdminServices>, print:
     .option('--limit <n>', 'rows to check at most', integer)
     .action(action(async (s, o: { chainId?: number; since?: string; limit?: number }) => {
       const query = await checked(ChainAuditQueryDto, { chainId: o.chainId, since: o.since === undefined ? undefined : new Date(o.since), limit: o.limit });
-      return s.chainAudit.audit({ chainId: query.chainId, since: query.since }, query.limit);
+      return (await s.chainAudit()).audit({ chainId: query.chainId, since: query.since }, query.limit);
     }));
   command(accounts, 'limits', 'set spend limits, retry policy, breaker and disabled chains')
     .addOption(address)
