@@ -16,3 +16,10 @@ export function devRelayerAddresses(regions: number, keysPerRegion: number): str
   }
   return out;
 }
+
+/** The treasury that tops up relayer keys: RELAYER_TREASURY_PATH on the relayer mnemonic. */
+export const DEV_TREASURY_PATH = "m/44'/60'/99'/0/0";
+
+export function devTreasuryAddress(): string {
+  return HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(DEV_RELAYER_MNEMONIC), DEV_TREASURY_PATH).address;
+}

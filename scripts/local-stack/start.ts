@@ -13,7 +13,7 @@ import { ANVIL_TEST_ACCOUNTS } from '../devnet/accounts';
 import { startExchangeServer } from '../exchange/server';
 import { chainsFileFor, EXCHANGE_TESTNET_ID, settlementDelegateEnv } from './chains-config';
 import { ensureDatabase } from './database';
-import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC, devRelayerAddresses } from './dev-keys';
+import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC, DEV_TREASURY_PATH, devRelayerAddresses, devTreasuryAddress } from './dev-keys';
 import { seedDemoAccount } from './demo-account';
 import { progress } from './progress';
 import { buildDashboard } from '../dashboard/build';
@@ -107,7 +107,7 @@ async function main(): Promise<void> {
         { chainId: 84532, name: 'Base Sepolia (local)', port: chainPorts[1] },
       ],
       // The relayer pools pay for gas; on the local chains they start rich.
-      fund: devRelayerAddresses(3, 2),
+      fund: [...devRelayerAddresses(3, 2), devTreasuryAddress()],
       stateDir: STATE,
       log: note,
     }),
@@ -133,6 +133,7 @@ async function main(): Promise<void> {
     WEBHOOK_ALLOW_PRIVATE: process.env.WEBHOOK_ALLOW_PRIVATE ?? 'true',
     PORT: String(port),
     RELAYER_MNEMONIC: process.env.RELAYER_MNEMONIC ?? DEV_RELAYER_MNEMONIC,
+    RELAYER_TREASURY_PATH: process.env.RELAYER_TREASURY_PATH ?? DEV_TREASURY_PATH,
     AUTH_MNEMONIC: process.env.AUTH_MNEMONIC ?? DEV_AUTH_MNEMONIC,
     ...settlementDelegateEnv(devnet.chains),
     // Sample often and accept a short span so vault APYs exist within seconds of starting (the heartbeat moves block time).

@@ -2,9 +2,15 @@ import { Module } from '@nestjs/common';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
 import { AccountsModule } from '../modules/accounts/accounts.module';
+import { MetricsModule } from '../modules/metrics/metrics.module';
+import { RelayAuditModule } from '../modules/relay/audit/relay-audit.module';
 import { WebhookDeadLettersModule } from '../modules/webhooks/webhook-dead-letters.module';
 import { RedisModule } from '../redis/redis.module';
 
 /** Just what the operator commands need: no HTTP, no queues, no chains (Redis only to wake webhook workers on a replay). */
 @Module({ imports: [ConfigModule, DatabaseModule, RedisModule, AccountsModule, WebhookDeadLettersModule] })
 export class AdminCliModule {}
+
+/** The audit commands also read the chains (probed at start), so only they load them. */
+@Module({ imports: [AdminCliModule, MetricsModule, RelayAuditModule] })
+export class AdminAuditCliModule {}

@@ -6,6 +6,8 @@ import { toAccountView } from '../modules/accounts/domain/account-view';
 import type { AccountsService } from '../modules/accounts/domain/accounts.service';
 import type { LedgerService } from '../modules/accounts/domain/ledger.service';
 import { AccountLimitsDto, CreateAccountDto, CreditDto, KeyRateLimitDto } from '../modules/accounts/dto/admin.dto';
+import type { ChainAuditService } from '../modules/relay/audit/chain-audit.service';
+import { ChainAuditQueryDto } from '../modules/relay/http/dto/chain-audit.dto';
 import type { WebhookDeadLetters } from '../modules/webhooks/admin/dead-letters.service';
 import { DeadLetterQueryDto, ReplayDeadLetterDto } from '../modules/webhooks/dto/dead-letter.dto';
 
@@ -14,6 +16,8 @@ export interface AdminServices {
   accounts: AccountsService;
   ledger: LedgerService;
   deadLetters: WebhookDeadLetters;
+  /** Loaded only by the audit commands (they open chain connections). */
+  chainAudit: () => Promise<ChainAuditService>;
 }
 
 export class UsageError extends Error {}
@@ -104,12 +108,24 @@ export function buildAdminProgram(services: () => Promise<AdminServices>, print:
   command(accounts, 'show', 'show an account')
     .addOption(address)
     .action(action(async (s, o: { address: string }) => toAccountView(await s.accounts.getByAddress(o.address))));
-  command(accounts, 'audit', 'compare the cached balances with the ledger sums')
+  command(accounts, 'audit', "compare the cached balances with the ledger sums, and the account's final transactions with the chain")
     .addOption(address)
-    .action(action(async (s, o: { address: string }) => {
+    .option('--chain-id <id>', 'check only this chain', integer)
+    .option('--since <iso>', 'check only transactions created at or after this time')
+    .action(action(async (s, o: { address: string; chainId?: number; since?: string }) => {
+      const query = await checked(ChainAuditQueryDto, { chainId: o.chainId, since: o.since === undefined ? undefined : new Date(o.since) });
       const account = await s.accounts.getByAddress(o.address);
       const audit = await s.ledger.audit(account.id);
-      return Object.fromEntries(Object.entries(audit).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v]));
+      const chain = await (await s.chainAudit()).audit({ chainId: query.chainId, since: query.since, userId: account.id });
+      return { ...Object.fromEntries(Object.entries(audit).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v])), chain };
+    }));
+  command(program, 'audit', 'check every final relayed transaction against the chain and the ledger (all accounts)')
+    .option('--chain-id <id>', 'check only this chain', integer)
+    .option('--since <iso>', 'check only transactions created at or after this time')
+    .option('--limit <n>', 'rows to check at most', integer)
+    .action(action(async (s, o: { chainId?: number; since?: string; limit?: number }) => {
+      const query = await checked(ChainAuditQueryDto, { chainId: o.chainId, since: o.since === undefined ? undefined : new Date(o.since), limit: o.limit });
+      return (await s.chainAudit()).audit({ chainId: query.chainId, since: query.since }, query.limit);
     }));
   command(accounts, 'limits', 'set spend limits, retry policy, breaker, disabled chains and the account policy (only the flags given change)')
     .addOption(address)

@@ -15,15 +15,23 @@ async function main(argv: string[]): Promise<number> {
   const program = buildAdminProgram(
     async () => {
       // Loaded only when a command runs: help and usage errors answer at once and touch no database.
-      const [{ NestFactory }, { AdminCliModule }, { AccountsService }, { LedgerService }, { WebhookDeadLetters }] = await Promise.all([
+      const [{ NestFactory }, { AdminCliModule, AdminAuditCliModule }, { AccountsService }, { LedgerService }, { WebhookDeadLetters }] = await Promise.all([
         import('@nestjs/core'),
         import('./admin-cli.module'),
         import('../modules/accounts/domain/accounts.service'),
         import('../modules/accounts/domain/ledger.service'),
         import('../modules/webhooks/admin/dead-letters.service'),
       ]);
-      app = await NestFactory.createApplicationContext(AdminCliModule, { logger: ['error'] });
-      return { accounts: app.get(AccountsService), ledger: app.get(LedgerService), deadLetters: app.get(WebhookDeadLetters) };
+      // Only the audit commands connect to the chains (ChainsModule probes every chain at start).
+      const audits = argv.includes('audit');
+      const context = await NestFactory.createApplicationContext(audits ? AdminAuditCliModule : AdminCliModule, { logger: ['error'] });
+      app = context;
+      const chainAudit = async () => {
+        if (!audits) throw new Error('chain audit is not loaded for this command');
+        const { ChainAuditService } = await import('../modules/relay/audit/chain-audit.service');
+        return context.get(ChainAuditService);
+      };
+      return { accounts: context.get(AccountsService), ledger: context.get(LedgerService), deadLetters: context.get(WebhookDeadLetters), chainAudit };
     },
     (result, json) => console.log(json ? JSON.stringify(result) : JSON.stringify(result, null, 2)),
   );

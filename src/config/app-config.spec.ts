@@ -25,6 +25,16 @@ describe('validateConfig', () => {
     expect(() => validateConfig({ ...base, SETTLEMENT_DELEGATE_1: '0x1234' })).toThrow('SETTLEMENT_DELEGATE_1');
   });
 
+  it('validates the relayer wallet settings at startup', () => {
+    expect(validateConfig(base).RELAYER_MIN_BALANCE_WEI).toBe('10000000000000000');
+    expect(validateConfig({ ...base, RELAYER_TREASURY_PATH: "m/44'/60'/99'/0/0", OPERATOR_WEBHOOK_URL: 'http://127.0.0.1:9/a' }).RELAYER_TREASURY_PATH).toBe("m/44'/60'/99'/0/0");
+    expect(() => validateConfig({ ...base, RELAYER_MIN_BALANCE_WEI: '0.5' })).toThrow('RELAYER_MIN_BALANCE_WEI');
+    expect(() => validateConfig({ ...base, RELAYER_MIN_BALANCE_WEI: '100', RELAYER_TARGET_BALANCE_WEI: '100' })).toThrow('RELAYER_TARGET_BALANCE_WEI');
+    expect(() => validateConfig({ ...base, RELAYER_TREASURY_KEY: '0x' + '1'.repeat(64), RELAYER_TREASURY_PATH: "m/44'/60'/99'/0/0" })).toThrow('set one, not both');
+    expect(() => validateConfig({ ...base, RELAYER_TREASURY_KEY: '0x1234' })).toThrow('RELAYER_TREASURY_KEY');
+    expect(() => validateConfig({ ...base, OPERATOR_WEBHOOK_URL: 'ftp://x' })).toThrow('OPERATOR_WEBHOOK_URL');
+  });
+
   it('treats empty strings as unset', () => {
     expect(validateConfig({ ...base, PORT: '', ADMIN_TOKEN: '' }).PORT).toBe(3000);
   });

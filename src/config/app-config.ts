@@ -193,6 +193,31 @@ export class AppConfig {
   @IsInt() @Min(500)
   RELAY_RECONCILE_INTERVAL_MS: number = 5_000;
 
+  // --- relayer wallets ---
+  /** Balance floor of every relayer key (wei, integer string); a chain's relayerMinBalanceWei wins. Under it a key gets no new work and is topped up. */
+  @Matches(/^\d{1,78}$/, { message: 'RELAYER_MIN_BALANCE_WEI must be an integer number of wei' })
+  RELAYER_MIN_BALANCE_WEI: string = '10000000000000000';
+
+  /** What a top-up brings a key back to (wei); a chain's relayerTargetBalanceWei wins. Default: 5 × the floor. */
+  @IsOptional() @Matches(/^\d{1,78}$/, { message: 'RELAYER_TARGET_BALANCE_WEI must be an integer number of wei' })
+  RELAYER_TARGET_BALANCE_WEI?: string;
+
+  /** How often the relayer balances are read and low keys topped up. */
+  @IsInt() @Min(200)
+  RELAYER_BALANCE_INTERVAL_MS: number = 15_000;
+
+  /** Private key of the treasury that tops up relayer keys (0x + 64 hex). */
+  @IsOptional() @Matches(/^0x[0-9a-fA-F]{64}$/, { message: 'RELAYER_TREASURY_KEY must be a 0x-prefixed 32-byte private key' })
+  RELAYER_TREASURY_KEY?: string;
+
+  /** Or the treasury as a path on RELAYER_MNEMONIC, e.g. m/44'/60'/99'/0/0. */
+  @IsOptional() @Matches(/^m(\/\d{1,10}'?){1,10}$/, { message: "RELAYER_TREASURY_PATH must be a BIP-32 path like m/44'/60'/99'/0/0" })
+  RELAYER_TREASURY_PATH?: string;
+
+  /** Optional URL that receives operator alerts (relayer key low, topped up, treasury short) as JSON POSTs. */
+  @IsOptional() @Matches(/^https?:\/\/.+/, { message: 'OPERATOR_WEBHOOK_URL must be an http(s) URL' })
+  OPERATOR_WEBHOOK_URL?: string;
+
   // --- webhooks ---
   /**
    * AES-256-GCM key for webhook secrets at rest (outbound auth secrets, signing secrets):
@@ -296,5 +321,9 @@ export function validateConfig(env: Record<string, unknown>): AppConfig {
     throw new Error(`Invalid configuration:\n${[...lines, ...delegates.errors].join('\n')}`);
   }
   config.SETTLEMENT_DELEGATES = delegates.delegates;
+  if (config.RELAYER_TREASURY_KEY && config.RELAYER_TREASURY_PATH) throw new Error('Invalid configuration:\n  RELAYER_TREASURY_KEY and RELAYER_TREASURY_PATH: set one, not both');
+  if (config.RELAYER_TARGET_BALANCE_WEI !== undefined && BigInt(config.RELAYER_TARGET_BALANCE_WEI) <= BigInt(config.RELAYER_MIN_BALANCE_WEI)) {
+    throw new Error('Invalid configuration:\n  RELAYER_TARGET_BALANCE_WEI: must be above RELAYER_MIN_BALANCE_WEI');
+  }
   return config;
 }

@@ -1,6 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
+import { QueueDepthMetrics } from './queue-depth.metrics';
 
 /** BullMQ on the app's Redis; feature modules register their queues from QUEUES. */
 @Module({
@@ -14,5 +15,6 @@ import { AppConfig } from '../config/app-config';
       }),
     }),
   ],
+  providers: [QueueDepthMetrics],
 })
 export class QueueModule {}

@@ -7,7 +7,7 @@ import { ANVIL_TEST_ACCOUNTS } from '../../scripts/devnet/accounts';
 import { startExchangeServer } from '../../scripts/exchange/server';
 import { chainsFileFor, EXCHANGE_TESTNET_ID } from '../../scripts/local-stack/chains-config';
 import { ensureDatabase } from '../../scripts/local-stack/database';
-import { devRelayerAddresses } from '../../scripts/local-stack/dev-keys';
+import { devRelayerAddresses, devTreasuryAddress } from '../../scripts/local-stack/dev-keys';
 import { dataSourceOptions } from '../../src/database/data-source-options';
 import { TEST_CHAINS, TEST_CHAINS_FILE, TEST_STATE_DIR, testEnv } from './test-env';
 
@@ -20,7 +20,7 @@ export default async function globalSetup(): Promise<void> {
   Object.assign(process.env, env);
   mkdirSync(TEST_STATE_DIR, { recursive: true });
 
-  const devnet = await bringUpDevnet({ chains: TEST_CHAINS, stateDir: TEST_STATE_DIR, fund: devRelayerAddresses(3, 2) });
+  const devnet = await bringUpDevnet({ chains: TEST_CHAINS, stateDir: TEST_STATE_DIR, fund: [...devRelayerAddresses(3, 2), devTreasuryAddress()] });
   // The exchange endpoint knows anvil's test accounts as traders; anyone else is rejected.
   const exchange = await startExchangeServer({ port: 0, chainId: EXCHANGE_TESTNET_ID, traders: ANVIL_TEST_ACCOUNTS.map((a) => a.address) });
   (globalThis as { __STOPS__?: Array<() => Promise<void>> }).__STOPS__ = [() => devnet.stop(), () => exchange.stop()];

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC } from '../../scripts/local-stack/dev-keys';
+import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC, DEV_TREASURY_PATH } from '../../scripts/local-stack/dev-keys';
 
 /** Where the integration tier keeps its chains and state; separate from `npm start`'s ports and database. */
 export const TEST_STATE_DIR = join(__dirname, '..', '..', '.local', 'test');
@@ -26,6 +26,7 @@ export function testEnv(): Record<string, string> {
     DB_RUN_MIGRATIONS: 'false',
     ACCESS_LOG: 'true',
     RELAYER_MNEMONIC: DEV_RELAYER_MNEMONIC,
+    RELAYER_TREASURY_PATH: DEV_TREASURY_PATH,
     AUTH_MNEMONIC: DEV_AUTH_MNEMONIC,
     RELAY_RECEIPT_POLL_MS: '50',
     RELAY_RECONCILE_INTERVAL_MS: '1000',

@@ -1,7 +1,7 @@
 /**
  * The error catalog of interface.md plus the codes this service adds where the contract is
  * silent (AUTH_006 from decisions.md; TRANSACTION_007 also for a tripped circuit breaker, another
- * refusal by the account's own policy). The HTTP status lives here, next to the code, so no
+ * refusal by the account's own policy; RELAYER_001 when no relayer key of the pool is funded). The HTTP status lives here, next to the code, so no
  * caller can pair a code with the wrong status.
  */
 export const ERROR_CATALOG = {
@@ -30,6 +30,7 @@ export const ERROR_CATALOG = {
   TRANSACTION_009: { status: 409, message: 'transaction is not in a state that allows this action' },
   CHAIN_001: { status: 400, message: 'unsupported chain' },
   CHAIN_003: { status: 500, message: 'blockchain RPC error' },
+  RELAYER_001: { status: 503, message: 'no funded relayer key: the relay cannot send on this chain now' },
   RESOURCE_001: { status: 404, message: 'requested resource not found' },
   RESOURCE_003: { status: 429, message: 'resource limit exceeded' },
   RESOURCE_004: { status: 409, message: 'idempotency key reused with a different request' },

@@ -9,6 +9,7 @@ import { TxListIndex1764500000000 } from './1764500000000-tx-list-index';
 import { AccountPolicy1764600000000 } from './1764600000000-account-policy';
 import { IdempotencyKeys1764610000000 } from './1764610000000-idempotency-keys';
 import { TxLifecycle1764610100000 } from './1764610100000-tx-lifecycle';
+import { RelayerTopUps1764630000000 } from './1764630000000-relayer-top-ups';
 
 /** Every migration in order; listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   AccountPolicy1764600000000,
   IdempotencyKeys1764610000000,
   TxLifecycle1764610100000,
+  RelayerTopUps1764630000000,
 ];

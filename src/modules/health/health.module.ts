@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { ChainsModule } from '../chains';
+import { RelayerWalletsModule } from '../relayer-wallets';
 import { DatabaseProbe } from './database-probe.store';
 import { HealthController } from './health.controller';
 
-@Module({ imports: [ChainsModule], controllers: [HealthController], providers: [DatabaseProbe] })
+@Module({ imports: [ChainsModule, RelayerWalletsModule], controllers: [HealthController], providers: [DatabaseProbe] })
 export class HealthModule {}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** The process's Prometheus registry; modules add their own metrics through it. */
 @Injectable()
@@ -85,6 +85,61 @@ export class MetricsService {
     name: 'webhook_delivery_lag_seconds',
     help: 'Status change to successful webhook delivery (includes retries)',
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 3600, 14400],
+    registers: [this.registry],
+  });
+
+  /** A periodic job's schedule found missing from Redis and registered again, by job. */
+  readonly schedulesRestored = new Counter({
+    name: 'periodic_job_schedules_restored_total',
+    help: 'Periodic job schedules found missing from Redis and registered again, by job',
+    labelNames: ['job'],
+    registers: [this.registry],
+  });
+
+  readonly redisLossRecoveries = new Counter({
+    name: 'redis_data_loss_recoveries_total',
+    help: 'Recovery hooks run after Redis was found to have lost its data, by hook',
+    labelNames: ['hook'],
+    registers: [this.registry],
+  });
+
+  /**
+   * Time in each step of the relay pipeline: queue_dwell (accepted or enqueued → picked by the
+   * sender), sign (nonce claim and signature), broadcast (the node's answer), inclusion (broadcast
+   * → receipt seen), settlement (receipt seen → settled in PostgreSQL).
+   */
+  readonly relayStage = new Histogram({
+    name: 'relay_stage_duration_seconds',
+    help: 'Duration of each relay pipeline stage (queue_dwell, sign, broadcast, inclusion, settlement), by chain',
+    labelNames: ['chain', 'stage'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    registers: [this.registry],
+  });
+
+  /** Seconds since `startedMs` into the stage's histogram. */
+  observeStage(chainId: number | string, stage: 'queue_dwell' | 'sign' | 'broadcast' | 'inclusion' | 'settlement', startedMs: number): void {
+    this.relayStage.observe({ chain: String(chainId), stage }, Math.max(0, Date.now() - startedMs) / 1000);
+  }
+
+  /** Wei as a float: exact to ~15 significant digits, enough to see a key run down. */
+  readonly relayerBalance = new Gauge({
+    name: 'relayer_balance_wei',
+    help: 'Native balance of each relayer key, by chain, region and address',
+    labelNames: ['chain', 'region', 'address'],
+    registers: [this.registry],
+  });
+
+  readonly relayerLowKeys = new Gauge({
+    name: 'relayer_low_keys',
+    help: 'Relayer keys under their balance floor, by chain',
+    labelNames: ['chain'],
+    registers: [this.registry],
+  });
+
+  readonly relayerTopUps = new Counter({
+    name: 'relayer_top_ups_total',
+    help: 'Treasury top-ups of relayer keys by chain and result (sent, mined, failed, treasury_short)',
+    labelNames: ['chain', 'result'],
     registers: [this.registry],
   });
 

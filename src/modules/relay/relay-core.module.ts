@@ -15,6 +15,7 @@ import { RelayBroadcastStore } from './store/relay-broadcast.store';
 import { RelayTransactionStore } from './store/relay-transaction.store';
 import { SignerNonceStore } from './store/signer-nonce.store';
 import { NonceManager } from './pipeline/nonce-manager.service';
+import { KeyEligibility } from './core/key-eligibility';
 import { SignerPool } from './core/signer-pool.service';
 import { TopUpService } from './pipeline/top-up.service';
 import { SettlementService } from './pipeline/settlement.service';
@@ -28,7 +29,7 @@ import { SettlementService } from './pipeline/settlement.service';
     PricingModule,
     TxEventsModule,
   ],
-  providers: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RegionResolver, SignerPool, NonceManager, TopUpService, SettlementService, Estimator, FeeOracle, SendQueue, TxQueryService],
-  exports: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RegionResolver, SignerPool, NonceManager, TopUpService, SettlementService, Estimator, SendQueue, TxQueryService, AccountsModule, ChainsModule, PricingModule, TxEventsModule, BullModule],
+  providers: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, SettlementService, Estimator, FeeOracle, SendQueue, TxQueryService],
+  exports: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, SettlementService, Estimator, SendQueue, TxQueryService, AccountsModule, ChainsModule, PricingModule, TxEventsModule, BullModule],
 })
 export class RelayCoreModule {}

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ReconcilerProcessor } from './pipeline/reconciler.processor';
 import { ReconcilerService } from './pipeline/reconciler.service';
 import { RelayCoreModule } from './relay-core.module';
+import { LivenessModule } from '../liveness';
 import { BroadcastMarks } from './pipeline/broadcast-marks';
 import { ReceiptTracker } from './pipeline/receipt-tracker.service';
 import { SendProcessor } from './pipeline/send.processor';
@@ -14,7 +15,7 @@ import { SenderService } from './pipeline/sender.service';
 
 /** Queue consumers, receipt tracking and the reconciler: loaded by APP_ROLE worker and all. */
 @Module({
-  imports: [RelayCoreModule],
+  imports: [RelayCoreModule, LivenessModule],
   providers: [ChainIo, MinedCheck, NonceFiller, DerivedFunding, Abandonment, SenderService, BroadcastMarks, ReceiptTracker, SendProcessor, ReconcilerService, ReconcilerProcessor],
   exports: [ReconcilerService, SenderService],
 })

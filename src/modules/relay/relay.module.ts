@@ -1,3 +1,5 @@
+import { RelayAuditModule } from './audit/relay-audit.module';
+import { ChainAuditController } from './http/chain-audit.controller';
 import { Module } from '@nestjs/common';
 import { ApprovalGate } from './intake/approval-gate';
 import { PendingWriter } from './intake/pending-writer.service';
@@ -16,8 +18,8 @@ import { RelayCoreModule } from './relay-core.module';
 
 /** The relay's HTTP side; other features relay through SubmissionService. */
 @Module({
-  imports: [RelayCoreModule],
-  controllers: [RelayController, TxListController, TxActionsController],
+  imports: [RelayCoreModule, RelayAuditModule],
+  controllers: [RelayController, TxListController, TxActionsController, ChainAuditController],
   providers: [ApprovalGate, PendingWriter, SubmissionService, SyncWaitService, ExchangeRelayService, FundingSignedService, FundingQuoteService, TxListService, SyncReplay, TxActionsService],
   exports: [SubmissionService, SyncWaitService],
 })

@@ -183,8 +183,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Database, Redis and per-chain health
-         * @description 200 ok or degraded (a chain is down); 503 down (database or Redis), with the same body.
+         * Database, Redis, per-chain health and relayer key balances
+         * @description 200 ok or degraded (a chain is down, or every relayer key of a chain is empty); 503 down (database or Redis), with the same body.
          */
         get: operations["HealthController_health"];
         put?: never;
@@ -334,6 +334,26 @@ export interface paths {
          * @description Body `{bumpPercent?}` (default 20, 10-500) or `{maxFeePerGas, maxPriorityFeePerGas}` (each at least 10% above the last broadcast). The worst case at the new fees must stay within the account's per-transaction limit (TRANSACTION_001); any cost above the reservation is charged at settlement. Only a sent transaction can be sped up: an accepted one is signed with the market fees when it is sent (TRANSACTION_009).
          */
         post: operations["TxActionsController_speedUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check final relayed transactions against the chain and the ledger
+         * @description Each EXECUTED/FAILED row: its hash mined with the recorded status, no second mined transaction, the recorded cost equal to the chain's, the charge equal to the ledger's. Read-only.
+         */
+        get: operations["ChainAuditController_run"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -995,6 +1015,44 @@ export interface components {
             /** @example timed out */
             error?: string;
         };
+        TreasuryDto: {
+            address: string;
+            /** @description wei (integer string) */
+            balanceWei: string | null;
+        };
+        RelayerKeyDto: {
+            /** @example us-east */
+            region: string;
+            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
+            address: string;
+            /**
+             * @description wei (integer string); null until first read
+             * @example 9999871234000000000
+             */
+            balanceWei: string | null;
+            /**
+             * @description ok: at or above the floor; low: under it (no new work, topped up); empty: under a tenth of it; unknown: not read yet
+             * @enum {string}
+             */
+            state: "ok" | "low" | "empty" | "unknown";
+            /** Format: date-time */
+            checkedAt: string | null;
+        };
+        RelayerWalletsDto: {
+            /**
+             * @description balance floor of each key (wei)
+             * @example 10000000000000000
+             */
+            floorWei: string;
+            /**
+             * @description balance a treasury top-up brings a key to (wei)
+             * @example 50000000000000000
+             */
+            targetWei: string;
+            /** @description null when no treasury is configured */
+            treasury: components["schemas"]["TreasuryDto"] | null;
+            keys: components["schemas"]["RelayerKeyDto"][];
+        };
         ChainHealthDto: {
             /** @example 31337 */
             chainId: number;
@@ -1007,6 +1065,8 @@ export interface components {
             error: string | null;
             /** Format: date-time */
             checkedAt: string | null;
+            /** @description relayer keys of the chain (EVM chains only) */
+            relayers?: components["schemas"]["RelayerWalletsDto"];
         };
         HealthChecksDto: {
             database: components["schemas"]["ProbeDto"];
@@ -1233,6 +1293,32 @@ export interface components {
             maxFeePerGas?: string;
             /** @description wei, base-10 integer string, with maxFeePerGas; at least 10% above the last broadcast */
             maxPriorityFeePerGas?: string;
+        };
+        AuditMismatchDto: {
+            /** Format: uuid */
+            txId: string;
+            /** @example 31337 */
+            chainId: number;
+            /**
+             * @description hash_not_mined: the recorded hash has no receipt; status_mismatch: receipt status vs EXECUTED/FAILED; second_mined: another signed transaction of the row was mined too; failed_but_mined: a FAILED row with a mined transaction; cost_wei_mismatch: gasUsed × effectiveGasPrice + L1 fee (+ value when executed, + top-ups) from the chain vs the recorded receipt (wei); charge_mismatch: the row cost vs what the ledger charged (micro-USD); reservation_open: the ledger still reserves for a final row (micro-USD)
+             * @enum {string}
+             */
+            kind: "hash_not_mined" | "status_mismatch" | "second_mined" | "failed_but_mined" | "cost_wei_mismatch" | "charge_mismatch" | "reservation_open";
+            /** @example 1077207000000000 */
+            expected: string;
+            /** @example 1077207000000001 */
+            actual: string;
+        };
+        ChainAuditDto: {
+            /** @description true when no mismatch was found */
+            ok: boolean;
+            /** @description EXECUTED/FAILED rows checked against the chain and the ledger */
+            examined: number;
+            /** @description final rows of exchange-action chains (no EVM node), not checked */
+            skipped: number;
+            /** @description the row limit stopped the audit before the end of the range */
+            truncated: boolean;
+            mismatches: components["schemas"]["AuditMismatchDto"][];
         };
         WebhookViewDto: {
             url: string;
@@ -1896,10 +1982,10 @@ export interface components {
                  * @description catalog code
                  * @enum {string}
                  */
-                code: "AUTH_001" | "AUTH_002" | "AUTH_003" | "AUTH_004" | "AUTH_005" | "AUTH_006" | "AUTH_008" | "USER_001" | "USER_002" | "USER_003" | "VALIDATION_001" | "VALIDATION_002" | "VALIDATION_003" | "VALIDATION_004" | "TRANSACTION_001" | "TRANSACTION_002" | "TRANSACTION_003" | "TRANSACTION_004" | "TRANSACTION_005" | "TRANSACTION_006" | "TRANSACTION_007" | "TRANSACTION_008" | "TRANSACTION_009" | "CHAIN_001" | "CHAIN_003" | "RESOURCE_001" | "RESOURCE_003" | "RESOURCE_004" | "SYSTEM_001" | "SYSTEM_002";
+                code: "AUTH_001" | "AUTH_002" | "AUTH_003" | "AUTH_004" | "AUTH_005" | "AUTH_006" | "AUTH_008" | "USER_001" | "USER_002" | "USER_003" | "VALIDATION_001" | "VALIDATION_002" | "VALIDATION_003" | "VALIDATION_004" | "TRANSACTION_001" | "TRANSACTION_002" | "TRANSACTION_003" | "TRANSACTION_004" | "TRANSACTION_005" | "TRANSACTION_006" | "TRANSACTION_007" | "TRANSACTION_008" | "TRANSACTION_009" | "CHAIN_001" | "CHAIN_003" | "RELAYER_001" | "RESOURCE_001" | "RESOURCE_003" | "RESOURCE_004" | "SYSTEM_001" | "SYSTEM_002";
                 message: string;
                 /** @enum {string} */
-                category: "AUTH" | "USER" | "VALIDATION" | "TRANSACTION" | "CHAIN" | "RESOURCE" | "SYSTEM";
+                category: "AUTH" | "USER" | "VALIDATION" | "TRANSACTION" | "CHAIN" | "RELAYER" | "RESOURCE" | "SYSTEM";
                 /** @description also in the X-Trace-Id header */
                 traceId: string;
             };
@@ -3691,7 +3777,24 @@ export interface operations {
                      *             "blockNumber": 42,
                      *             "latencyMs": 3,
                      *             "error": null,
-                     *             "checkedAt": "2026-11-23T12:00:00.000Z"
+                     *             "checkedAt": "2026-11-23T12:00:00.000Z",
+                     *             "relayers": {
+                     *               "floorWei": "10000000000000000",
+                     *               "targetWei": "50000000000000000",
+                     *               "treasury": {
+                     *                 "address": "string",
+                     *                 "balanceWei": "string"
+                     *               },
+                     *               "keys": [
+                     *                 {
+                     *                   "region": "us-east",
+                     *                   "address": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *                   "balanceWei": "9999871234000000000",
+                     *                   "state": "ok",
+                     *                   "checkedAt": "2026-11-23T12:00:00.000Z"
+                     *                 }
+                     *               ]
+                     *             }
                      *           }
                      *         ]
                      *       },
@@ -3753,7 +3856,24 @@ export interface operations {
                      *             "blockNumber": 42,
                      *             "latencyMs": 3,
                      *             "error": null,
-                     *             "checkedAt": "2026-11-23T12:00:00.000Z"
+                     *             "checkedAt": "2026-11-23T12:00:00.000Z",
+                     *             "relayers": {
+                     *               "floorWei": "10000000000000000",
+                     *               "targetWei": "50000000000000000",
+                     *               "treasury": {
+                     *                 "address": "string",
+                     *                 "balanceWei": "string"
+                     *               },
+                     *               "keys": [
+                     *                 {
+                     *                   "region": "us-east",
+                     *                   "address": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *                   "balanceWei": "9999871234000000000",
+                     *                   "state": "ok",
+                     *                   "checkedAt": "2026-11-23T12:00:00.000Z"
+                     *                 }
+                     *               ]
+                     *             }
                      *           }
                      *         ]
                      *       },
@@ -4013,6 +4133,31 @@ export interface operations {
                      *         "code": "TRANSACTION_004",
                      *         "message": "execution reverted during simulation",
                      *         "category": "TRANSACTION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RELAYER_001 (no funded relayer key: the relay cannot send on this chain now). */
+            503: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RELAYER_001",
+                     *         "message": "no funded relayer key: the relay cannot send on this chain now",
+                     *         "category": "RELAYER",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -4395,6 +4540,31 @@ export interface operations {
                      *         "code": "TRANSACTION_004",
                      *         "message": "execution reverted during simulation",
                      *         "category": "TRANSACTION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RELAYER_001 (no funded relayer key: the relay cannot send on this chain now). */
+            503: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RELAYER_001",
+                     *         "message": "no funded relayer key: the relay cannot send on this chain now",
+                     *         "category": "RELAYER",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -4825,6 +4995,31 @@ export interface operations {
                      *         "code": "TRANSACTION_004",
                      *         "message": "execution reverted during simulation",
                      *         "category": "TRANSACTION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RELAYER_001 (no funded relayer key: the relay cannot send on this chain now). */
+            503: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RELAYER_001",
+                     *         "message": "no funded relayer key: the relay cannot send on this chain now",
+                     *         "category": "RELAYER",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -5722,6 +5917,147 @@ export interface operations {
                      *         "code": "SYSTEM_001",
                      *         "message": "database operation failed",
                      *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ChainAuditController_run: {
+        parameters: {
+            query?: {
+                /**
+                 * @description only this chain; all chains when omitted
+                 * @example 31337
+                 */
+                chainId?: number;
+                /**
+                 * @description only rows created at or after this time (ISO 8601)
+                 * @example 2026-11-23T00:00:00.000Z
+                 */
+                since?: string;
+                /**
+                 * @description rows to check at most (1-20000). Default: 20000.
+                 * @example 1
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "ok": false,
+                     *         "examined": 1,
+                     *         "skipped": 1,
+                     *         "truncated": false,
+                     *         "mismatches": [
+                     *           {
+                     *             "txId": "string",
+                     *             "chainId": 31337,
+                     *             "kind": "hash_not_mined",
+                     *             "expected": "1077207000000000",
+                     *             "actual": "1077207000000001"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ChainAuditDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_001 (invalid input), VALIDATION_003 (invalid or unsupported chain id), VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_001",
+                     *         "message": "invalid input",
+                     *         "category": "VALIDATION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_001 (unauthorized access). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CHAIN_003 (blockchain RPC error), SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "CHAIN_003",
+                     *         "message": "blockchain RPC error",
+                     *         "category": "CHAIN",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"

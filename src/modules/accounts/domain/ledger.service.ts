@@ -112,6 +112,11 @@ export class LedgerService {
     };
   }
 
+  /** What the ledger holds per reference: the chain audit compares a row's charge with it. */
+  referenceSums(references: string[]): Promise<Map<string, { availableMicro: bigint; pendingMicro: bigint }>> {
+    return this.entries.sumsByReference(references);
+  }
+
   private async apply(
     m: EntityManager,
     account: AccountEntity,

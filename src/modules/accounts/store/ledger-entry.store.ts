@@ -39,6 +39,16 @@ export class LedgerEntryStore extends SqlStore {
     return { availableMicro: BigInt(row?.available ?? '0'), pendingMicro: BigInt(row?.pending ?? '0') };
   }
 
+  /** Per reference (e.g. `tx:<id>`): the sums of its entries; references without entries are absent. */
+  async sumsByReference(references: string[]): Promise<Map<string, { availableMicro: bigint; pendingMicro: bigint }>> {
+    if (references.length === 0) return new Map();
+    const rows = await this.rows<{ reference: string; available: string; pending: string }>(
+      sql`SELECT reference, SUM(available_delta)::text AS available, SUM(pending_delta)::text AS pending
+            FROM ledger_entries WHERE reference = ANY(${references}::text[]) GROUP BY reference`,
+    );
+    return new Map(rows.map((r) => [r.reference, { availableMicro: BigInt(r.available), pendingMicro: BigInt(r.pending) }]));
+  }
+
   /**
    * What the account was charged per UTC hour or day since `since`: a settle entry takes its
    * `-(available + pending)` out of the account (what was charged; the rest of the reservation

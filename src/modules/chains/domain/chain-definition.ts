@@ -100,6 +100,10 @@ export class ChainDefinition {
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => TokenDef) tokens?: TokenDef[];
   @IsOptional() @ValidateNested() @Type(() => PricingDef) pricing?: PricingDef;
   @IsOptional() @IsArray() @ArrayUnique((v: VenueDef) => v.venueId) @ValidateNested({ each: true }) @Type(() => VenueDef) venues?: VenueDef[];
+  /** Relayer key balance floor on this chain (wei, integer string); overrides RELAYER_MIN_BALANCE_WEI. */
+  @IsOptional() @IsString() @Matches(/^\d{1,78}$/) relayerMinBalanceWei?: string;
+  /** What a treasury top-up brings a key to on this chain (wei); overrides RELAYER_TARGET_BALANCE_WEI. */
+  @IsOptional() @IsString() @Matches(/^\d{1,78}$/) relayerTargetBalanceWei?: string;
   @IsOptional() @IsArray() @ArrayUnique((d: DexDef) => d.key) @ValidateNested({ each: true }) @Type(() => DexDef) dexes?: DexDef[];
 }
 

@@ -3,6 +3,7 @@ import { HDNodeWallet, Mnemonic } from 'ethers';
 import { AppError } from '../../../common/errors/app-error';
 import { AppConfig } from '../../../config/app-config';
 import { RegionResolver } from '../intake/region-resolver';
+import { KeyEligibility } from './key-eligibility';
 import { LocalKeySigner } from './local-key-signer';
 
 /** What signs: a local key today; a KMS-backed signer can implement the same shape. */
@@ -27,6 +28,7 @@ export class SignerPool {
   constructor(
     private readonly config: AppConfig,
     private readonly regions: RegionResolver,
+    private readonly eligibility: KeyEligibility,
   ) {
     const relayer = Mnemonic.fromPhrase(config.RELAYER_MNEMONIC);
     regions.regions.forEach((region, r) => {
@@ -44,15 +46,22 @@ export class SignerPool {
 
   /**
    * Round-robin over the region's keys, per process: instances pick independently, which spreads
-   * the load as evenly, and nonce claims make two processes signing with one key safe.
+   * the load as evenly, and nonce claims make two processes signing with one key safe. Keys
+   * under their balance floor are skipped while the pool has better ones (KeyEligibility).
    */
   async next(region: string, chainId: number): Promise<RelaySigner> {
-    const pool = this.pools.get(region);
-    if (!pool) throw new AppError('SYSTEM_002', `no relayer pool for region ${region}`);
+    const all = this.pools.get(region);
+    if (!all) throw new AppError('SYSTEM_002', `no relayer pool for region ${region}`);
+    const pool = this.eligibility.eligible(chainId, all);
     const turn = `${region}:${chainId}`;
     const n = (this.turns.get(turn) ?? Math.floor(Math.random() * pool.length)) + 1;
     this.turns.set(turn, n);
     return pool[n % pool.length];
+  }
+
+  /** Every region's pool keys, for the wallet monitor. */
+  poolKeys(): Array<{ region: string; address: string }> {
+    return [...this.pools.entries()].flatMap(([region, keys]) => keys.map((k) => ({ region, address: k.address })));
   }
 
   /** The pool key with this address, for resending a transaction with the signer that holds its nonce. */

@@ -21,7 +21,7 @@ import { RegionResolver } from '../intake/region-resolver';
 
 /** What a submission can be refused with (interface.md, POST /api/submit-tx). */
 const SUBMIT_ERRORS = [
-  'VALIDATION_001', 'VALIDATION_003', 'TRANSACTION_005', 'CHAIN_001', 'TRANSACTION_001', 'TRANSACTION_002', 'TRANSACTION_006', 'TRANSACTION_007', 'TRANSACTION_008', 'VALIDATION_002', 'USER_001', 'CHAIN_003', 'RESOURCE_004',
+  'VALIDATION_001', 'VALIDATION_003', 'TRANSACTION_005', 'CHAIN_001', 'TRANSACTION_001', 'TRANSACTION_002', 'TRANSACTION_006', 'TRANSACTION_007', 'TRANSACTION_008', 'VALIDATION_002', 'USER_001', 'CHAIN_003', 'RESOURCE_004', 'RELAYER_001',
 ] as const;
 
 const REGION_HEADER = { name: 'X-Relay-Region', required: false, description: 'region pin; wins over the body region' };

@@ -6,6 +6,7 @@ import { ChainRegistry } from '../../chains';
 import { MetricsService } from '../../metrics';
 import { TxStatusPublisher } from '../../tx-events';
 import { ExchangeRelayService } from './exchange/exchange-relay.service';
+import { KeyEligibility } from '../core/key-eligibility';
 import { SignerPool } from '../core/signer-pool.service';
 import { Estimate, Estimator } from './estimator.service';
 import { ApprovalGate } from './approval-gate';
@@ -41,6 +42,7 @@ export class SubmissionService {
     private readonly pending: PendingWriter,
     private readonly approval: ApprovalGate,
     private readonly lowBalance: LowBalanceMonitor,
+    private readonly eligibility: KeyEligibility,
   ) {}
 
   /** POST /api/quote: the same estimate, nothing stored. */
@@ -65,6 +67,7 @@ export class SubmissionService {
     // Policy first, so a refusal has reserved and written nothing: the account's targets (its own
     // submissions only; features relay to the service's contracts), then its approval webhook.
     if (!command.origin) checkAllowedTarget(caller.account, dto);
+    this.refuseWithoutFundedKey(chain.chainId, this.regions.resolve(command.region, dto.region));
     const { request, region, estimate } = await this.prepare(command);
     await this.approval.check(caller.account, {
       chainId: request.chain.chainId,
@@ -104,6 +107,13 @@ export class SubmissionService {
     if (caller.account.lowBalanceThresholdMicro !== null) void this.lowBalance.check(caller.account.id);
     this.metrics.relaySubmitted.inc({ chain: String(tx.chainId), type: tx.transactionType });
     return { txId: tx.id, estimatedCostUSD: microToUsd(estimate.costMicro) };
+  }
+
+  /** Work no key can pay for is refused up front rather than accepted and left pending. */
+  private refuseWithoutFundedKey(chainId: number, region: string): void {
+    if (!this.eligibility.anyFunded(chainId, this.signers.poolAddresses(region))) {
+      throw new AppError('RELAYER_001', `every relayer key of region ${region} on chain ${chainId} is out of funds`);
+    }
   }
 
   private async prepare({ caller, tx: dto, region: hints }: Omit<RelayCommand, 'within' | 'origin'>): Promise<{ request: RelayRequest; region: string; estimate: Estimate }> {

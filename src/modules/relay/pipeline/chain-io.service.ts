@@ -4,7 +4,9 @@ import { ChainRegistry } from '../../chains';
 import { FeeSettings } from '../core/fees';
 import { marketFees } from '../core/market-fees';
 import { fromRpcReceipt, MinedReceipt } from '../core/mined-receipt';
+import { KeyEligibility } from '../core/key-eligibility';
 import { BroadcastOutcome, classifyBroadcastError } from './broadcast-error';
+import { isOutOfFunds, senderOf } from './out-of-funds';
 
 /** The pipeline's calls to a chain's node: broadcasts classified by outcome, receipts, pool and fee reads. */
 @Injectable()
@@ -14,6 +16,7 @@ export class ChainIo {
   constructor(
     private readonly chains: ChainRegistry,
     private readonly config: AppConfig,
+    private readonly eligibility: KeyEligibility,
   ) {}
 
   /** 'sent' when a node has the transaction (including "already known"); otherwise what the refusal says. */
@@ -23,6 +26,9 @@ export class ChainIo {
       return 'sent';
     } catch (err) {
       const outcome = classifyBroadcastError(err);
+      // An out-of-funds key takes no new work and is topped up now, instead of only being retried.
+      const starved = isOutOfFunds(err) ? senderOf(raw) : null;
+      if (starved) this.eligibility.reportStarved(chainId, starved);
       if (outcome !== 'known') this.logger.warn(`broadcast on ${chainId}: ${outcome}: ${(err as Error).message.split('\n')[0].slice(0, 200)}`);
       return outcome === 'known' ? 'sent' : outcome;
     }

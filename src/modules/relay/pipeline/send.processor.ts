@@ -4,6 +4,7 @@ import { Job } from 'bullmq';
 import { runWithTrace } from '../../../common/trace/trace-context';
 import { AppConfig } from '../../../config/app-config';
 import { QUEUES } from '../../../queue/queue-names';
+import { MetricsService } from '../../metrics';
 import { fromJobRow } from './send-job-row';
 import { jobFees, SendJob, SendQueue } from './send-queue';
 import { RelayTransactionStore } from '../store/relay-transaction.store';
@@ -31,8 +32,17 @@ export class SendProcessor extends WorkerHost implements OnModuleInit {
     private readonly queue: SendQueue,
     private readonly config: AppConfig,
     private readonly txs: RelayTransactionStore,
+    private readonly metrics?: MetricsService,
   ) {
     super();
+  }
+
+  /** A first send counts from acceptance (the row's creation), any other job from its enqueue. */
+  private observeDwell(job: Job<SendJob>): void {
+    const { row, mode } = job.data;
+    if (!this.metrics || mode !== 'send') return;
+    const since = typeof row?.createdAt === 'string' ? Date.parse(row.createdAt) : job.timestamp + (job.opts?.delay ?? 0);
+    this.metrics.observeStage(typeof row?.chainId === 'number' ? row.chainId : 'unknown', 'queue_dwell', since);
   }
 
   onModuleInit(): void {
@@ -41,6 +51,7 @@ export class SendProcessor extends WorkerHost implements OnModuleInit {
 
   async process(job: Job<SendJob>): Promise<void> {
     const { txId, mode, row, fees } = job.data;
+    this.observeDwell(job);
     await runWithTrace(`tx-${txId}`, async () => {
       try {
         if (mode === 'replace') await this.sender.replace(txId, fees ? jobFees(fees) : undefined);

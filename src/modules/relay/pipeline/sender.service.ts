@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { keccak256 } from 'ethers';
 import { AppConfig } from '../../../config/app-config';
+import { MetricsService } from '../../metrics';
 import { notificationFor, TxStatusPublisher } from '../../tx-events';
 import { bumpFees, FeeSettings, maxGasPrice } from '../core/fees';
 import { RelaySigner, SignerPool } from '../core/signer-pool.service';
@@ -51,6 +52,7 @@ export class SenderService {
     private readonly filler: NonceFiller,
     private readonly marks: BroadcastMarks,
     private readonly settlement: SettlementService,
+    private readonly metrics: MetricsService,
   ) {}
 
   /**
@@ -131,6 +133,7 @@ export class SenderService {
   /** False when a first send found the row already signed or finished (nothing was claimed or sent). */
   private async signAndBroadcast(tx: RelayTransactionEntity, signer: RelaySigner, fees: FeeSettings, reuseNonce: bigint | null): Promise<boolean> {
     const fromBlock = await this.tracker.headHint(tx.chainId);
+    const signStarted = Date.now();
     const sign = async (nonce: bigint): Promise<SignedTx> => {
       const raw = await signer.signTransaction(signedRequest(tx, fees, nonce));
       return { raw, hash: keccak256(raw) };
@@ -152,12 +155,17 @@ export class SenderService {
       await this.txs.writeReplacement([broadcastInsertCte(tx.id, tx.chainId, signer.address, fees, signed, nonce, false), this.txs.replacedCte(tx.id, signed.hash, fees)]);
     }
     const { raw, hash } = signed;
+    this.metrics.observeStage(tx.chainId, 'sign', signStarted);
     tx.sender = signer.address.toLowerCase();
     tx.nonce = nonce;
     tx.executionTxHash = hash;
     if (reuseNonce !== null) Object.assign(tx, { gasPrice: null, maxFeePerGas: null, maxPriorityFeePerGas: null }, feeColumns(fees));
     if (tx.stage === 'accepted') tx.stage = 'signed';
+    const broadcastStarted = Date.now();
     const outcome = await this.chain.broadcast(tx.chainId, raw);
+    this.metrics.observeStage(tx.chainId, 'broadcast', broadcastStarted);
+    // The tracker's copy: inclusion is counted from here.
+    if (outcome === 'sent') tx.broadcastAt = new Date();
     if (outcome === 'nonce-used') {
       // Someone else's transaction took the nonce (keys shared, counter behind): resync and let the retry re-sign.
       if (await this.mined.settleIfMined(tx, await this.broadcastRows.forTx(tx.id))) return true;

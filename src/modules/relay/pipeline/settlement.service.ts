@@ -42,8 +42,11 @@ export class SettlementService {
    * top-up cost) does not change after the send, and the statement itself checks the status.
    */
   async settleMined(txId: string, receipt: MinedReceipt, known?: RelayTransactionEntity): Promise<void> {
+    const seenAt = Date.now();
     let tx = known ?? (await this.txs.findById(txId));
     if (!tx || tx.status !== 'PENDING') return;
+    const sentAt = tx.broadcastAt ?? tx.signedAt;
+    if (sentAt) this.metrics.observeStage(tx.chainId, 'inclusion', sentAt.getTime());
     const cancellation = await this.isCancellation(tx, receipt);
     // The cancel reason is written after the sender's copy was taken: read it from the row.
     if (cancellation && !tx.cancelReason) tx = (await this.txs.findById(txId)) ?? tx;
@@ -70,6 +73,7 @@ export class SettlementService {
       if (stamps) {
         // The event carries the times the statement wrote, as the outbox row does.
         notification.stages = stagesOf(applyStamps(finished, stamps));
+        this.metrics.observeStage(tx.chainId, 'settlement', seenAt);
         await this.announce(notification, fields.latencyMs ?? 0, tx);
         return;
       }
@@ -85,6 +89,7 @@ export class SettlementService {
         await this.ledger.applyCounters(em, locked.userId, counters);
       },
     }));
+    this.metrics.observeStage(tx.chainId, 'settlement', seenAt);
   }
 
   /** A 0-value self-transfer at the row's nonce that the relay signed to cancel it (checked against the broadcast's kind). */

@@ -40,6 +40,19 @@ export class RelayTransactionStore extends SqlStore {
   }
 
   /** In-flight transactions created before `before`, oldest first (PENDING is exactly the in-flight stages, and it is indexed). */
+  /** Final rows (EXECUTED/FAILED) for the chain audit, oldest first, after the `after` id cursor within the same created_at order. */
+  finalForAudit(filter: { chainId?: number; since?: Date; userId?: string }, limit: number, after?: { createdAt: Date; id: string }): Promise<RelayTransactionEntity[]> {
+    const q = this.manager()
+      .createQueryBuilder(RelayTransactionEntity, 't')
+      .where('t.status IN (:...final)', { final: [statusOf('executed'), statusOf('failed')] });
+    if (filter.chainId !== undefined) q.andWhere('t.chain_id = :chainId', { chainId: filter.chainId });
+    if (filter.since) q.andWhere('t.created_at >= :since', { since: filter.since });
+    if (filter.userId) q.andWhere('t.user_id = :userId', { userId: filter.userId });
+    // Keyset on milliseconds: the cursor comes back as a JS Date, which drops PostgreSQL's microseconds.
+    if (after) q.andWhere("(date_trunc('milliseconds', t.created_at), t.id) > (:afterAt, :afterId)", { afterAt: after.createdAt, afterId: after.id });
+    return q.orderBy("date_trunc('milliseconds', t.created_at)", 'ASC').addOrderBy('t.id', 'ASC').limit(limit).getMany();
+  }
+
   inFlightBefore(before: Date, limit: number): Promise<RelayTransactionEntity[]> {
     return this.manager()
       .createQueryBuilder(RelayTransactionEntity, 't')

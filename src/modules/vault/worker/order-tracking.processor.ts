@@ -3,6 +3,7 @@ import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Job } from 'bullmq';
 import { runWithTrace } from '../../../common/trace/trace-context';
 import { QUEUES } from '../../../queue/queue-names';
+import { PeriodicJobs } from '../../liveness';
 import { OrderTracker } from '../domain/order-tracker.service';
 import { OrderTrackingJob, OrderTrackingQueue } from '../domain/order-tracking.queue';
 import { VaultOrderStore } from '../store/vault-order.store';
@@ -16,12 +17,18 @@ export class OrderTrackingProcessor extends WorkerHost implements OnApplicationB
     private readonly tracker: OrderTracker,
     private readonly queue: OrderTrackingQueue,
     private readonly orders: VaultOrderStore,
+    private readonly periodic: PeriodicJobs,
   ) {
     super();
   }
 
-  /** Redis may have lost the jobs: every relaying order gets a check after a worker starts. */
+  /** Redis may have lost the jobs: every relaying order gets a check after a worker starts and after Redis loses its data. */
   async onApplicationBootstrap(): Promise<void> {
+    await this.rescheduleRelaying();
+    this.periodic.onRedisLoss('vault-orders', () => this.rescheduleRelaying());
+  }
+
+  private async rescheduleRelaying(): Promise<void> {
     for (const id of await this.orders.relayingIds()) await this.queue.schedule(id, 0);
   }
 

@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import { AppError } from '../../../common/errors/app-error';
+import { LedgerService } from '../../accounts';
+import { ChainRegistry } from '../../chains';
+import { fromRpcReceipt, MinedReceipt } from '../core/mined-receipt';
+import { RelayBroadcastStore } from '../store/relay-broadcast.store';
+import { RelayTransactionEntity } from '../store/relay-transaction.entity';
+import { RelayTransactionStore } from '../store/relay-transaction.store';
+import { AuditMismatch, auditRow } from './chain-audit';
+
+export interface ChainAuditFilter {
+  chainId?: number;
+  since?: Date;
+  userId?: string;
+}
+
+export interface ChainAuditReport {
+  ok: boolean;
+  /** Final rows checked against the chain and the ledger. */
+  examined: number;
+  /** Final rows of chains without an EVM node (exchange actions): not checked. */
+  skipped: number;
+  /** True when the row cap stopped the audit before the end of the range. */
+  truncated: boolean;
+  mismatches: AuditMismatch[];
+}
+
+const PAGE = 200;
+/** Receipt reads in flight per chain; ethers batches the concurrent ones into JSON-RPC batches. */
+const READS_IN_FLIGHT = 16;
+export const AUDIT_MAX_ROWS = 20_000;
+
+/**
+ * Checks final relay rows against the chain (each hash read once, in bounded concurrent batches)
+ * and the ledger: see `auditRow` for what is compared. Read-only.
+ */
+@Injectable()
+export class ChainAuditService {
+  constructor(
+    private readonly txs: RelayTransactionStore,
+    private readonly broadcasts: RelayBroadcastStore,
+    private readonly chains: ChainRegistry,
+    private readonly ledger: LedgerService,
+  ) {}
+
+  async audit(filter: ChainAuditFilter, maxRows = AUDIT_MAX_ROWS): Promise<ChainAuditReport> {
+    if (filter.chainId !== undefined && !this.chains.find(filter.chainId)) throw new AppError('VALIDATION_003', `chain ${filter.chainId} is not configured`);
+    const report: ChainAuditReport = { ok: true, examined: 0, skipped: 0, truncated: false, mismatches: [] };
+    let after: { createdAt: Date; id: string } | undefined;
+    for (;;) {
+      const page = await this.txs.finalForAudit(filter, Math.min(PAGE, maxRows - report.examined - report.skipped), after);
+      if (page.length === 0) break;
+      after = { createdAt: page[page.length - 1].createdAt, id: page[page.length - 1].id };
+      await this.auditPage(page, report);
+      if (report.examined + report.skipped >= maxRows) {
+        report.truncated = (await this.txs.finalForAudit(filter, 1, after)).length > 0;
+        break;
+      }
+    }
+    report.ok = report.mismatches.length === 0;
+    return report;
+  }
+
+  private async auditPage(page: RelayTransactionEntity[], report: ChainAuditReport): Promise<void> {
+    const onChain = page.filter((tx) => {
+      const chain = this.chains.find(tx.chainId);
+      return chain?.rpcUrl && !chain.capabilities.exchangeAction;
+    });
+    report.skipped += page.length - onChain.length;
+    if (onChain.length === 0) return;
+    const hashesOf = new Map<string, string[]>();
+    for (const tx of onChain) hashesOf.set(tx.id, tx.executionTxHash ? [tx.executionTxHash.toLowerCase()] : []);
+    for (const b of await this.broadcasts.forTxs(onChain.map((t) => t.id))) hashesOf.get(b.txId)?.push(b.hash.toLowerCase());
+    const sums = await this.ledger.referenceSums(onChain.map((t) => `tx:${t.id}`));
+    const receipts = await this.receipts(onChain.map((tx) => ({ chainId: tx.chainId, hashes: [...new Set(hashesOf.get(tx.id))] })));
+    for (const tx of onChain) {
+      report.examined++;
+      report.mismatches.push(...auditRow(tx, hashesOf.get(tx.id) ?? [], receipts, sums.get(`tx:${tx.id}`)));
+    }
+  }
+
+  /** Receipts of every hash (mined ones only), READS_IN_FLIGHT at a time per chain. */
+  private async receipts(wanted: Array<{ chainId: number; hashes: string[] }>): Promise<Map<string, MinedReceipt>> {
+    const byChain = new Map<number, Set<string>>();
+    for (const w of wanted) for (const h of w.hashes) byChain.set(w.chainId, (byChain.get(w.chainId) ?? new Set()).add(h));
+    const found = new Map<string, MinedReceipt>();
+    await Promise.all(
+      [...byChain.entries()].map(async ([chainId, hashes]) => {
+        const provider = this.chains.provider(chainId);
+        const queue = [...hashes];
+        const worker = async () => {
+          for (let hash = queue.shift(); hash; hash = queue.shift()) {
+            const raw = await provider.send('eth_getTransactionReceipt', [hash]);
+            if (raw) found.set(hash, fromRpcReceipt(raw));
+          }
+        };
+        await Promise.all(Array.from({ length: Math.min(READS_IN_FLIGHT, queue.length) }, worker));
+      }),
+    );
+    return found;
+  }
+}

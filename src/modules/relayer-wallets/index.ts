@@ -1,0 +1,4 @@
+/** What other modules may use of relayer wallets: the balance snapshot (health, operator dashboards). */
+export { RelayerWalletsModule } from './relayer-wallets.module';
+export { RelayerWalletsService } from './domain/relayer-wallets.service';
+export type { ChainWalletsView, RelayerKeyView } from './domain/relayer-wallets.service';
