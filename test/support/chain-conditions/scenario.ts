@@ -84,6 +84,12 @@ export interface Scenario {
   apiKey: string;
   userId: string;
   submit(n: number): Promise<Batch>;
+  /**
+   * `submit` through a faulty proxy: a submission the API answered with an error (its estimate
+   * hit a failing call) is tried again with the same marker, as a client would; every marker in
+   * the batch belongs to exactly one accepted transaction.
+   */
+  submitResilient(n: number): Promise<Batch>;
   drain(batch: Batch, timeoutMs: number): Promise<void>;
   tally(batch: Batch): Promise<Tally>;
   startWorker(): Promise<ChildProcess>;
@@ -127,6 +133,21 @@ export async function startScenario(opts: ScenarioOptions): Promise<Scenario> {
         for (const a of answers) {
           if (a.status !== 201) throw new Error(`submit answered ${a.status}: ${JSON.stringify(a.body)}`);
           txIds.push(a.body.data.txId as string);
+        }
+      }
+      return { txIds, marks };
+    },
+    async submitResilient(n) {
+      const marks = Array.from({ length: n }, () => BigInt(`0x${randomBytes(31).toString('hex')}`));
+      const txIds: string[] = [];
+      for (const id of marks) {
+        for (let attempt = 0; ; attempt++) {
+          const a = await app.http().post('/api/submit-tx').set('api-key', apiKey).send({ chainId: opts.chainId, to: chain.marker, callData: markCall(id) });
+          if (a.status === 201) {
+            txIds.push(a.body.data.txId as string);
+            break;
+          }
+          if (attempt >= 20) throw new Error(`submit answered ${a.status}: ${JSON.stringify(a.body)}`);
         }
       }
       return { txIds, marks };
@@ -203,7 +224,7 @@ function scenarioChainDef(chainId: number, rpcUrl: string, confirmations: number
     contracts: {},
     tokens: [],
     pricing: { staticNativeUsd: NATIVE_USD },
-    ...(confirmations > 0 ? { confirmations } : {}),
+    confirmations,
   };
 }
 

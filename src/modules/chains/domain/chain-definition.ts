@@ -100,6 +100,12 @@ export class ChainDefinition {
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => TokenDef) tokens?: TokenDef[];
   @IsOptional() @ValidateNested() @Type(() => PricingDef) pricing?: PricingDef;
   @IsOptional() @IsArray() @ArrayUnique((v: VenueDef) => v.venueId) @ValidateNested({ each: true }) @Type(() => VenueDef) venues?: VenueDef[];
+  /**
+   * Blocks after which a consumed nonce is taken as final (docs/decisions.md, "At most once"):
+   * a relayed transaction is signed under a new nonce only when its old one was consumed this
+   * deep by another transaction. Default 3; 0 on instant-mining local chains.
+   */
+  @IsOptional() @IsInt() @Min(0) @Max(1000) confirmations?: number;
   @IsOptional() @IsArray() @ArrayUnique((d: DexDef) => d.key) @ValidateNested({ each: true }) @Type(() => DexDef) dexes?: DexDef[];
 }
 

@@ -2,7 +2,9 @@ import { Injectable, Logger } from '@nestjs/common';
 import { keccak256 } from 'ethers';
 import { AppConfig } from '../../../config/app-config';
 import { notificationFor, TxStatusPublisher } from '../../tx-events';
-import { bumpFees, FeeSettings, maxGasPrice } from '../core/fees';
+import { AccountsService } from '../../accounts';
+import { FeeSettings, maxGasPrice } from '../core/fees';
+import { feeCap, repricedFees } from '../core/repricing';
 import { RelaySigner, SignerPool } from '../core/signer-pool.service';
 import { feesOf, recordedFees, signedRequest } from '../core/signed-request';
 import { RelayBroadcastEntity } from '../store/relay-broadcast.entity';
@@ -16,7 +18,9 @@ import { MinedCheck } from './mined-check';
 import { NonceFiller } from './nonce-filler';
 import { NonceManager } from './nonce-manager.service';
 import { ReceiptTracker } from './receipt-tracker.service';
-import { PermanentSendError, TransientSendError } from './send-errors';
+import { BroadcastOutcome } from './broadcast-error';
+import { NonceFate } from './nonce-fate';
+import { BackPressureSendError, PermanentSendError, TransientSendError } from './send-errors';
 
 /**
  * Signs and broadcasts relayed transactions: the first send (accepted → signed → broadcast),
@@ -42,6 +46,8 @@ export class SenderService {
     private readonly funding: DerivedFunding,
     private readonly filler: NonceFiller,
     private readonly marks: BroadcastMarks,
+    private readonly fate: NonceFate,
+    private readonly accounts: AccountsService,
   ) {}
 
   /**
@@ -67,7 +73,11 @@ export class SenderService {
     if (!sent && tx === submitted) await this.send(txId);
   }
 
-  /** Same nonce, fees bumped past both the last attempt and the current market. */
+  /**
+   * Same nonce, fees bumped past both the last attempt and the current market, within the cap
+   * (`repricing.ts`). Nothing is signed when the chain already consumed the nonce: then only
+   * `NonceFate` may decide what happened.
+   */
   async replace(txId: string): Promise<void> {
     const tx = await this.txs.findById(txId);
     if (!tx || tx.status !== 'PENDING' || tx.nonce === null || !tx.sender) return;
@@ -75,14 +85,31 @@ export class SenderService {
     const last = previous.at(-1);
     // A user-signed transaction cannot be re-signed: keep sending the same bytes.
     if (!last || tx.transactionType === 'funding-signed') return this.send(txId);
-    if (await this.mined.settleIfMined(tx, previous)) return;
+    const verdict = await this.fate.decide(tx, previous);
+    if (verdict !== 'open') return this.afterVerdict(tx, previous, verdict);
     const signer = tx.derivationPath ? this.signers.derive(tx.derivationPath) : this.signers.byAddress(tx.sender);
     if (!signer) throw new PermanentSendError(`no key for sender ${tx.sender}`);
-    const lastFees = recordedFees(last);
-    const market = await this.chain.marketFees(tx.chainId, lastFees.type);
-    const fees = bumpFees(lastFees, this.config.RELAY_FEE_BUMP_PERCENT, market);
+    const fees = await this.repriced(tx, recordedFees(last), true);
+    if (!fees) {
+      this.logger.warn(`not replacing ${txId} (nonce ${tx.nonce}): the fee cap allows no valid replacement; it waits at its price`);
+      return;
+    }
     this.logger.log(`replacing ${txId} (nonce ${tx.nonce}) with max fee ${maxGasPrice(fees)}`);
     await this.signAndBroadcast(tx, signer, fees, tx.nonce);
+  }
+
+  /** Fresh fees for signing the row again at its nonce, capped; null when the cap allows none. */
+  private async repriced(tx: RelayTransactionEntity, last: FeeSettings, replacing: boolean): Promise<FeeSettings | null> {
+    const market = await this.chain.marketFees(tx.chainId, last.type);
+    const account = await this.accounts.getById(tx.userId);
+    const cap = feeCap({
+      acceptedMaxFee: maxGasPrice(feesOf(tx)),
+      multiple: this.config.RELAY_MAX_FEE_MULTIPLE,
+      estimatedCostMicro: tx.estimatedCostMicro,
+      perTxLimitMicro: account.perTxLimitMicro,
+    });
+    const baseFee = market.type === 'eip1559' ? await this.chain.baseFee(tx.chainId) : null;
+    return repricedFees({ last, market, bumpPercent: this.config.RELAY_FEE_BUMP_PERCENT, replacing, cap, baseFee });
   }
 
   /** False when a first send found the row already signed or finished (nothing was claimed or sent). */
@@ -114,20 +141,59 @@ export class SenderService {
     tx.executionTxHash = hash;
     if (tx.stage === 'accepted') tx.stage = 'signed';
     const outcome = await this.chain.broadcast(tx.chainId, raw);
-    if (outcome === 'nonce-used') {
-      // Someone else's transaction took the nonce (keys shared, counter behind): resync and let the retry re-sign.
-      if (await this.mined.settleIfMined(tx, await this.broadcastRows.forTx(tx.id))) return true;
-      await this.nonces.resync(tx.chainId, signer.address);
-      await this.txs.releaseNonce(tx.id, hash);
-      throw new TransientSendError(`nonce ${nonce} of ${signer.address} was already used on chain ${tx.chainId}`);
+    if (outcome === 'sent') {
+      await this.afterBroadcast(tx, hash, fromBlock);
+      return true;
     }
-    if (outcome === 'rejected') {
-      await this.filler.fill(tx.chainId, signer, nonce);
-      throw new PermanentSendError(`the node refused the transaction`);
-    }
-    if (outcome === 'transient') throw new TransientSendError(`broadcast of ${hash} failed`);
-    await this.afterBroadcast(tx, hash, fromBlock);
+    await this.refused(tx, signer, fees, outcome, reuseNonce !== null);
     return true;
+  }
+
+  /** A refused signature: what the refusal proves decides (broadcast-error.ts); never a new nonce unless NonceFate says so. */
+  private async refused(tx: RelayTransactionEntity, signer: RelaySigner, fees: FeeSettings, outcome: Exclude<BroadcastOutcome, 'known'>, replacement: boolean): Promise<void> {
+    const nonce = tx.nonce as bigint;
+    switch (outcome) {
+      case 'nonce-used': {
+        const previous = await this.broadcastRows.forTx(tx.id);
+        return this.afterVerdict(tx, previous, await this.fate.decide(tx, previous));
+      }
+      case 'under-base-fee': {
+        // This signature is in no pool: the same nonce, priced from fresh fees, once per attempt.
+        const repriced = replacement ? null : await this.repriced(tx, fees, false);
+        if (!repriced) throw new TransientSendError(`${tx.id} is priced under the base fee and could not be re-priced within its cap now`);
+        this.logger.log(`re-pricing ${tx.id} (nonce ${nonce}) under the base fee: max fee ${maxGasPrice(fees)} → ${maxGasPrice(repriced)}`);
+        await this.signAndBroadcast(tx, signer, repriced, nonce);
+        return;
+      }
+      case 'replacement-underpriced':
+        // A pool holds another transaction at the nonce (maybe an earlier one of ours): keep the nonce, watch, bump later.
+        await this.watch(tx);
+        return;
+      case 'busy':
+        throw new BackPressureSendError(`the node refused ${tx.id} for now (pool full or too many pending)`);
+      case 'rejected':
+        if (!replacement) await this.filler.fill(tx.chainId, signer, nonce);
+        throw new PermanentSendError(`the node refused the transaction`);
+      default:
+        throw new TransientSendError(`broadcast of ${tx.executionTxHash} failed (${outcome})`);
+    }
+  }
+
+  /** What the sender does with NonceFate's verdict: settled → done; reissue → back to accepted; wait → keep the nonce and watch. */
+  private async afterVerdict(tx: RelayTransactionEntity, previous: RelayBroadcastEntity[], verdict: string): Promise<void> {
+    if (verdict === 'settled') return;
+    if (verdict === 'reissue') {
+      await this.nonces.resync(tx.chainId, tx.sender as string);
+      await this.txs.releaseNonce(tx.id);
+      throw new TransientSendError(`nonce ${tx.nonce} of ${tx.sender} was consumed by another transaction on chain ${tx.chainId}`);
+    }
+    await this.watch(tx, previous);
+  }
+
+  /** Every hash of the row watched by the tracker (from a few blocks back, in case one is mined already). */
+  private async watch(tx: RelayTransactionEntity, previous?: RelayBroadcastEntity[]): Promise<void> {
+    const from = Math.max((await this.chain.blockNumber(tx.chainId)) - 64, 0);
+    for (const b of previous ?? (await this.broadcastRows.forTx(tx.id))) this.tracker.track(tx.chainId, tx.id, b.hash, from);
   }
 
   private async rebroadcast(tx: RelayTransactionEntity, previous: RelayBroadcastEntity[]): Promise<void> {
@@ -138,11 +204,25 @@ export class SenderService {
     const latest = previous[previous.length - 1];
     const fromBlock = await this.chain.blockNumber(tx.chainId);
     const outcome = await this.chain.broadcast(tx.chainId, latest.raw);
-    if (outcome === 'transient') throw new TransientSendError(`rebroadcast of ${latest.hash} failed`);
+    if (outcome === 'sent') {
+      for (const b of previous) this.tracker.track(tx.chainId, tx.id, b.hash, Math.max(fromBlock - 64, 0));
+      this.marks.accepted(latest.hash);
+      return;
+    }
+    if (outcome === 'nonce-used') return this.afterVerdict(tx, previous, await this.fate.decide(tx, previous));
+    if (outcome === 'replacement-underpriced') return this.watch(tx, previous);
+    if (outcome === 'busy') throw new BackPressureSendError(`the node refused ${tx.id} for now (pool full or too many pending)`);
+    if (outcome === 'under-base-fee' && tx.transactionType !== 'funding-signed' && tx.sender) {
+      const signer = tx.derivationPath ? this.signers.derive(tx.derivationPath) : this.signers.byAddress(tx.sender);
+      const repriced = signer ? await this.repriced(tx, recordedFees(latest), false) : null;
+      if (signer && repriced) {
+        this.logger.log(`re-pricing ${tx.id} (nonce ${tx.nonce}) under the base fee: max fee ${latest.maxFeePerGas} → ${maxGasPrice(repriced)}`);
+        await this.signAndBroadcast(tx, signer, repriced, tx.nonce);
+        return;
+      }
+    }
     if (outcome === 'rejected') throw new PermanentSendError('the node refused the transaction');
-    for (const b of previous) this.tracker.track(tx.chainId, tx.id, b.hash, Math.max(fromBlock - 64, 0));
-    if (outcome === 'nonce-used') await this.mined.settleIfMined(tx, previous);
-    else this.marks.accepted(latest.hash);
+    throw new TransientSendError(`rebroadcast of ${latest.hash} failed (${outcome})`);
   }
 
   private async afterBroadcast(tx: RelayTransactionEntity, hash: string, fromBlock: number): Promise<void> {
