@@ -161,6 +161,8 @@ export class SenderService {
         // This signature is in no pool: the same nonce, priced from fresh fees, once per attempt.
         const repriced = replacement ? null : await this.repriced(tx, fees, false);
         if (!repriced) throw new TransientSendError(`${tx.id} is priced under the base fee and could not be re-priced within its cap now`);
+        // Fee reads no fresher than the node that refused (a lagging read node): ask again shortly, no retry spent.
+        if (maxGasPrice(repriced) <= maxGasPrice(fees)) throw new BackPressureSendError(`${tx.id} is priced under the base fee; the fee data read does not show it yet`);
         this.logger.log(`re-pricing ${tx.id} (nonce ${nonce}) under the base fee: max fee ${maxGasPrice(fees)} → ${maxGasPrice(repriced)}`);
         await this.signAndBroadcast(tx, signer, repriced, nonce);
         return;
@@ -215,6 +217,7 @@ export class SenderService {
     if (outcome === 'under-base-fee' && tx.transactionType !== 'funding-signed' && tx.sender) {
       const signer = tx.derivationPath ? this.signers.derive(tx.derivationPath) : this.signers.byAddress(tx.sender);
       const repriced = signer ? await this.repriced(tx, recordedFees(latest), false) : null;
+      if (repriced && maxGasPrice(repriced) <= BigInt(latest.maxFeePerGas)) throw new BackPressureSendError(`${tx.id} is priced under the base fee; the fee data read does not show it yet`);
       if (signer && repriced) {
         this.logger.log(`re-pricing ${tx.id} (nonce ${tx.nonce}) under the base fee: max fee ${latest.maxFeePerGas} → ${maxGasPrice(repriced)}`);
         await this.signAndBroadcast(tx, signer, repriced, tx.nonce);
