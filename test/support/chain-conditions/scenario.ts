@@ -108,7 +108,7 @@ export async function startScenario(opts: ScenarioOptions): Promise<Scenario> {
   const startWorker = () => spawnWorker({ ...testEnv(), ...env }).then((w) => (workers.push(w), w));
   const { createTestApp, createAccount } = await import('../test-app');
   const app = await createTestApp({ env: { ...env, APP_ROLE: opts.workers ? 'api' : 'all' } });
-  for (let i = 0; i < (opts.workers ?? 0); i++) await startWorker();
+  await Promise.all(Array.from({ length: opts.workers ?? 0 }, () => startWorker()));
   const { apiKey, userId } = await createAccount(app, opts.creditUsd ?? 500);
   const db = app.app.get(DataSource);
 
@@ -236,7 +236,11 @@ export function spawnWorker(env: Record<string, string>): Promise<ChildProcess> 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('worker did not start in 45 s')), 45_000);
+    // A worker that comes up after the test gave up on it would take other specs' jobs: kill it.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('worker did not start in 90 s'));
+    }, 90_000);
     const log = createWriteStream(join(TEST_STATE_DIR, `worker-${child.pid}.log`));
     child.stdout?.pipe(log);
     child.stderr?.pipe(log);
