@@ -108,7 +108,8 @@ export async function startScenario(opts: ScenarioOptions): Promise<Scenario> {
   const startWorker = () => spawnWorker({ ...testEnv(), ...env }).then((w) => (workers.push(w), w));
   const { createTestApp, createAccount } = await import('../test-app');
   const app = await createTestApp({ env: { ...env, APP_ROLE: opts.workers ? 'api' : 'all' } });
-  await Promise.all(Array.from({ length: opts.workers ?? 0 }, () => startWorker()));
+  // One at a time: two ts-node start-ups side by side on a busy machine take longer than both in turn.
+  for (let i = 0; i < (opts.workers ?? 0); i++) await startWorker();
   const { apiKey, userId } = await createAccount(app, opts.creditUsd ?? 500);
   const db = app.app.get(DataSource);
 
