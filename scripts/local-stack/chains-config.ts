@@ -45,6 +45,8 @@ export function chainsFileFor(chains: DevnetChain[], exchangeApiUrl?: string): {
         nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
         blockExplorer: { name: traits.explorer, url: '', apiUrl: '' },
         capabilities: { eip7702: true, flashBlocks: traits.flashBlocks, exchangeAction: false },
+        // Instant mining, no reorgs: a nonce consumed at the head is final.
+        confirmations: 0,
         contracts: chain.contracts,
         tokens: chain.tokens.map((t) => ({ address: t.address, symbol: t.symbol, name: t.name, decimals: t.decimals })),
         venues: venuesOf(chain),

@@ -180,6 +180,14 @@ export class AppConfig {
   @IsInt() @Min(10) @Max(500)
   RELAY_FEE_BUMP_PERCENT: number = 15;
 
+  /**
+   * A re-signed transaction (replacement, re-price under the base fee) never carries a max fee
+   * above this multiple of the one it was accepted and reserved with (nor one whose worst case
+   * passes the account's per-tx limit).
+   */
+  @IsInt() @Min(1) @Max(100)
+  RELAY_MAX_FEE_MULTIPLE: number = 3;
+
   @IsInt() @Min(1) @Max(500)
   RELAY_SEND_CONCURRENCY: number = 50;
 

@@ -11,12 +11,13 @@ import { ChainIo } from './pipeline/chain-io.service';
 import { DerivedFunding } from './pipeline/derived-funding.service';
 import { MinedCheck } from './pipeline/mined-check';
 import { NonceFiller } from './pipeline/nonce-filler';
+import { NonceFate } from './pipeline/nonce-fate';
 import { SenderService } from './pipeline/sender.service';
 
 /** Queue consumers, receipt tracking and the reconciler: loaded by APP_ROLE worker and all. */
 @Module({
   imports: [RelayCoreModule, LivenessModule],
-  providers: [ChainIo, MinedCheck, NonceFiller, DerivedFunding, Abandonment, SenderService, BroadcastMarks, ReceiptTracker, SendProcessor, ReconcilerService, ReconcilerProcessor],
+  providers: [ChainIo, MinedCheck, NonceFate, NonceFiller, DerivedFunding, Abandonment, SenderService, BroadcastMarks, ReceiptTracker, SendProcessor, ReconcilerService, ReconcilerProcessor],
   exports: [ReconcilerService, SenderService],
 })
 export class RelayWorkerModule {}

@@ -104,6 +104,12 @@ export class ChainDefinition {
   @IsOptional() @IsString() @Matches(/^\d{1,78}$/) relayerMinBalanceWei?: string;
   /** What a treasury top-up brings a key to on this chain (wei); overrides RELAYER_TARGET_BALANCE_WEI. */
   @IsOptional() @IsString() @Matches(/^\d{1,78}$/) relayerTargetBalanceWei?: string;
+  /**
+   * Blocks after which a consumed nonce is taken as final (docs/decisions.md, "At most once"):
+   * a relayed transaction is signed under a new nonce only when its old one was consumed this
+   * deep by another transaction. Default 3; 0 on instant-mining local chains.
+   */
+  @IsOptional() @IsInt() @Min(0) @Max(1000) confirmations?: number;
   @IsOptional() @IsArray() @ArrayUnique((d: DexDef) => d.key) @ValidateNested({ each: true }) @Type(() => DexDef) dexes?: DexDef[];
 }
 

@@ -4,6 +4,7 @@ import { RelayBroadcastStore } from '../store/relay-broadcast.store';
 import { RelayTransactionStore } from '../store/relay-transaction.store';
 import { ChainIo } from './chain-io.service';
 import { MinedCheck } from './mined-check';
+import { NonceFate } from './nonce-fate';
 import { NonceFiller } from './nonce-filler';
 
 /**
@@ -21,6 +22,7 @@ export class Abandonment {
     private readonly mined: MinedCheck,
     private readonly signers: SignerPool,
     private readonly filler: NonceFiller,
+    private readonly fate: NonceFate,
   ) {}
 
   /** True when failing the row loses nothing. */
@@ -31,7 +33,11 @@ export class Abandonment {
     if (await this.mined.settleIfMined(tx, previous)) return false;
     if (await this.chain.anyKnown(tx.chainId, previous.map((b) => b.hash))) return false;
     if (tx.transactionType === 'funding-signed') return true;
-    if ((await this.chain.pendingNonce(tx.chainId, tx.sender)) > tx.nonce) return true; // another transaction took the nonce
+    // Consumed: only a final proof that another transaction took it lets the row fail; a nonce
+    // consumed on a lagging view may be our own transaction, mined and not yet visible.
+    const verdict = await this.fate.decide(tx, previous);
+    if (verdict !== 'open') return verdict === 'reissue';
+    if ((await this.chain.pendingNonce(tx.chainId, tx.sender)) > tx.nonce) return false;
     const signer = tx.derivationPath ? this.signers.derive(tx.derivationPath) : this.signers.byAddress(tx.sender);
     if (signer) await this.filler.fill(tx.chainId, signer, tx.nonce);
     return true;

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { toQuantity } from 'ethers';
 import { AppConfig } from '../../../config/app-config';
 import { ChainRegistry } from '../../chains';
 import { FeeSettings } from '../core/fees';
@@ -49,6 +50,16 @@ export class ChainIo {
       await new Promise((r) => setTimeout(r, this.config.RELAY_RECEIPT_POLL_MS));
     }
     return null;
+  }
+
+  /** The signer's nonce as of `block`: how many of its transactions were mined up to it. */
+  async nonceAt(chainId: number, address: string, block: number): Promise<bigint> {
+    return BigInt(await this.chains.provider(chainId).send('eth_getTransactionCount', [address, toQuantity(block)]));
+  }
+
+  /** The latest block's base fee (null on a chain without one). */
+  async baseFee(chainId: number): Promise<bigint | null> {
+    return (await this.chains.provider(chainId).getBlock('latest'))?.baseFeePerGas ?? null;
   }
 
   /** True when a node still holds one of the hashes (pending or mined). */

@@ -1,9 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { keccak256 } from 'ethers';
 import { AppConfig } from '../../../config/app-config';
-import { MetricsService } from '../../metrics';
 import { notificationFor, TxStatusPublisher } from '../../tx-events';
-import { bumpFees, FeeSettings, maxGasPrice } from '../core/fees';
+import { AccountsService } from '../../accounts';
+import { MetricsService } from '../../metrics';
+import { FeeSettings, maxGasPrice } from '../core/fees';
+import { feeCap, repricedFees } from '../core/repricing';
 import { RelaySigner, SignerPool } from '../core/signer-pool.service';
 import { feesOf, recordedFees, signedRequest, txFees } from '../core/signed-request';
 import { RelayBroadcastEntity } from '../store/relay-broadcast.entity';
@@ -17,7 +19,9 @@ import { MinedCheck } from './mined-check';
 import { NonceFiller } from './nonce-filler';
 import { NonceManager } from './nonce-manager.service';
 import { ReceiptTracker } from './receipt-tracker.service';
-import { PermanentSendError, TransientSendError } from './send-errors';
+import { BroadcastOutcome } from './broadcast-error';
+import { NonceFate } from './nonce-fate';
+import { BackPressureSendError, PermanentSendError, TransientSendError } from './send-errors';
 import { SettlementService } from './settlement.service';
 
 function feeColumns(fees: FeeSettings): Partial<RelayTransactionEntity> {
@@ -51,6 +55,8 @@ export class SenderService {
     private readonly funding: DerivedFunding,
     private readonly filler: NonceFiller,
     private readonly marks: BroadcastMarks,
+    private readonly fate: NonceFate,
+    private readonly accounts: AccountsService,
     private readonly settlement: SettlementService,
     private readonly metrics: MetricsService,
   ) {}
@@ -85,9 +91,11 @@ export class SenderService {
   }
 
   /**
-   * Same nonce, fees bumped past both the last attempt and the current market (or `requested`,
-   * a client's speed-up, checked by the API). A row with a cancel reason gets a cancellation
-   * instead of its call: whichever of the two is mined decides.
+   * Same nonce, fees bumped past both the last attempt and the current market, within the cap
+   * (`repricing.ts`), or `requested` (a client's speed-up, checked by the API). A row with a
+   * cancel reason gets a cancellation instead of its call: whichever of the two is mined decides.
+   * Nothing is signed when the chain already consumed the nonce: then only `NonceFate` may
+   * decide what happened.
    */
   async replace(txId: string, requested?: FeeSettings): Promise<void> {
     const tx = await this.txs.findById(txId);
@@ -96,12 +104,15 @@ export class SenderService {
     const last = previous.at(-1);
     // A user-signed transaction cannot be re-signed: keep sending the same bytes.
     if (!last || tx.transactionType === 'funding-signed') return this.send(txId);
-    if (await this.mined.settleIfMined(tx, previous)) return;
+    const verdict = await this.fate.decide(tx, previous);
+    if (verdict !== 'open') return this.afterVerdict(tx, previous, verdict);
     const signer = tx.derivationPath ? this.signers.derive(tx.derivationPath) : this.signers.byAddress(tx.sender);
     if (!signer) throw new PermanentSendError(`no key for sender ${tx.sender}`);
-    const lastFees = recordedFees(last);
-    const market = await this.chain.marketFees(tx.chainId, lastFees.type);
-    const fees = requested ?? bumpFees(lastFees, this.config.RELAY_FEE_BUMP_PERCENT, market);
+    const fees = requested ?? (await this.repriced(tx, recordedFees(last), true));
+    if (!fees) {
+      this.logger.warn(`not replacing ${txId} (nonce ${tx.nonce}): the fee cap allows no valid replacement; it waits at its price`);
+      return;
+    }
     if (tx.cancelReason) return this.cancel(tx, signer, fees);
     this.logger.log(`replacing ${txId} (nonce ${tx.nonce}) with max fee ${maxGasPrice(fees)}`);
     await this.signAndBroadcast(tx, signer, fees, tx.nonce);
@@ -110,7 +121,8 @@ export class SenderService {
   /**
    * A 0-value transfer to the sender itself at the row's nonce: once mined, the call can never
    * be. The row's hash stays its call's; the cancellation is a broadcast of kind `cancel`, which
-   * settlement recognises (FAILED with the cancel reason, its gas charged).
+   * settlement recognises (FAILED with the cancel reason, its gas charged). A refusal is read
+   * like any other signature's: only NonceFate may decide the nonce is gone.
    */
   private async cancel(tx: RelayTransactionEntity, signer: RelaySigner, fees: FeeSettings): Promise<void> {
     const nonce = tx.nonce as bigint;
@@ -120,20 +132,39 @@ export class SenderService {
     this.logger.log(`cancelling ${tx.id} (${tx.cancelReason}, nonce ${nonce}) with ${hash}, max fee ${maxGasPrice(fees)}`);
     await this.txs.writeReplacement([broadcastInsertCte(tx.id, tx.chainId, signer.address, fees, { raw, hash }, nonce, false, 'cancel')]);
     const outcome = await this.chain.broadcast(tx.chainId, raw);
-    if (outcome === 'nonce-used') {
-      // The call or an earlier cancellation was mined first: it decides.
-      if (await this.mined.settleIfMined(tx, await this.broadcastRows.forTx(tx.id))) return;
-      throw new TransientSendError(`nonce ${nonce} of ${signer.address} is used but none of ${tx.id}'s transactions is mined yet`);
+    if (outcome === 'sent') {
+      this.tracker.track(tx.chainId, tx.id, hash, fromBlock + 1, tx);
+      this.marks.accepted(hash);
+      return;
     }
-    if (outcome === 'rejected' || outcome === 'transient') throw new TransientSendError(`cancellation ${hash} of ${tx.id} was not accepted (${outcome})`);
-    this.tracker.track(tx.chainId, tx.id, hash, fromBlock + 1, tx);
-    this.marks.accepted(hash);
+    if (outcome === 'nonce-used') {
+      // The call or an earlier cancellation may have been mined first: it decides.
+      const previous = await this.broadcastRows.forTx(tx.id);
+      return this.afterVerdict(tx, previous, await this.fate.decide(tx, previous));
+    }
+    if (outcome === 'replacement-underpriced') return this.watch(tx);
+    if (outcome === 'busy') throw new BackPressureSendError(`the node refused cancellation ${hash} of ${tx.id} for now`);
+    throw new TransientSendError(`cancellation ${hash} of ${tx.id} was not accepted (${outcome})`);
+  }
+
+  /** Fresh fees for signing the row again at its nonce, capped; null when the cap allows none. */
+  private async repriced(tx: RelayTransactionEntity, last: FeeSettings, replacing: boolean): Promise<FeeSettings | null> {
+    const market = await this.chain.marketFees(tx.chainId, last.type);
+    const account = await this.accounts.getById(tx.userId);
+    const cap = feeCap({
+      acceptedMaxFee: maxGasPrice(feesOf(tx)),
+      multiple: this.config.RELAY_MAX_FEE_MULTIPLE,
+      estimatedCostMicro: tx.estimatedCostMicro,
+      perTxLimitMicro: account.perTxLimitMicro,
+    });
+    const baseFee = market.type === 'eip1559' ? await this.chain.baseFee(tx.chainId) : null;
+    return repricedFees({ last, market, bumpPercent: this.config.RELAY_FEE_BUMP_PERCENT, replacing, cap, baseFee });
   }
 
   /** False when a first send found the row already signed or finished (nothing was claimed or sent). */
   private async signAndBroadcast(tx: RelayTransactionEntity, signer: RelaySigner, fees: FeeSettings, reuseNonce: bigint | null): Promise<boolean> {
-    const fromBlock = await this.tracker.headHint(tx.chainId);
     const signStarted = Date.now();
+    const fromBlock = await this.tracker.headHint(tx.chainId);
     const sign = async (nonce: bigint): Promise<SignedTx> => {
       const raw = await signer.signTransaction(signedRequest(tx, fees, nonce));
       return { raw, hash: keccak256(raw) };
@@ -164,22 +195,63 @@ export class SenderService {
     const broadcastStarted = Date.now();
     const outcome = await this.chain.broadcast(tx.chainId, raw);
     this.metrics.observeStage(tx.chainId, 'broadcast', broadcastStarted);
-    // The tracker's copy: inclusion is counted from here.
-    if (outcome === 'sent') tx.broadcastAt = new Date();
-    if (outcome === 'nonce-used') {
-      // Someone else's transaction took the nonce (keys shared, counter behind): resync and let the retry re-sign.
-      if (await this.mined.settleIfMined(tx, await this.broadcastRows.forTx(tx.id))) return true;
-      await this.nonces.resync(tx.chainId, signer.address);
-      await this.txs.releaseNonce(tx.id, hash);
-      throw new TransientSendError(`nonce ${nonce} of ${signer.address} was already used on chain ${tx.chainId}`);
+    if (outcome === 'sent') {
+      // The tracker's copy: inclusion is counted from here.
+      tx.broadcastAt = new Date();
+      await this.afterBroadcast(tx, hash, fromBlock);
+      return true;
     }
-    if (outcome === 'rejected') {
-      await this.filler.fill(tx.chainId, signer, nonce);
-      throw new PermanentSendError(`the node refused the transaction`);
-    }
-    if (outcome === 'transient') throw new TransientSendError(`broadcast of ${hash} failed`);
-    await this.afterBroadcast(tx, hash, fromBlock);
+    await this.refused(tx, signer, fees, outcome, reuseNonce !== null);
     return true;
+  }
+
+  /** A refused signature: what the refusal proves decides (broadcast-error.ts); never a new nonce unless NonceFate says so. */
+  private async refused(tx: RelayTransactionEntity, signer: RelaySigner, fees: FeeSettings, outcome: Exclude<BroadcastOutcome, 'known'>, replacement: boolean): Promise<void> {
+    const nonce = tx.nonce as bigint;
+    switch (outcome) {
+      case 'nonce-used': {
+        const previous = await this.broadcastRows.forTx(tx.id);
+        return this.afterVerdict(tx, previous, await this.fate.decide(tx, previous));
+      }
+      case 'under-base-fee': {
+        // This signature is in no pool: the same nonce, priced from fresh fees, once per attempt.
+        const repriced = replacement ? null : await this.repriced(tx, fees, false);
+        if (!repriced) throw new TransientSendError(`${tx.id} is priced under the base fee and could not be re-priced within its cap now`);
+        // Fee reads no fresher than the node that refused (a lagging read node): ask again shortly, no retry spent.
+        if (maxGasPrice(repriced) <= maxGasPrice(fees)) throw new BackPressureSendError(`${tx.id} is priced under the base fee; the fee data read does not show it yet`);
+        this.logger.log(`re-pricing ${tx.id} (nonce ${nonce}) under the base fee: max fee ${maxGasPrice(fees)} → ${maxGasPrice(repriced)}`);
+        await this.signAndBroadcast(tx, signer, repriced, nonce);
+        return;
+      }
+      case 'replacement-underpriced':
+        // A pool holds another transaction at the nonce (maybe an earlier one of ours): keep the nonce, watch, bump later.
+        await this.watch(tx);
+        return;
+      case 'busy':
+        throw new BackPressureSendError(`the node refused ${tx.id} for now (pool full or too many pending)`);
+      case 'rejected':
+        if (!replacement) await this.filler.fill(tx.chainId, signer, nonce);
+        throw new PermanentSendError(`the node refused the transaction`);
+      default:
+        throw new TransientSendError(`broadcast of ${tx.executionTxHash} failed (${outcome})`);
+    }
+  }
+
+  /** What the sender does with NonceFate's verdict: settled → done; reissue → back to accepted; wait → keep the nonce and watch. */
+  private async afterVerdict(tx: RelayTransactionEntity, previous: RelayBroadcastEntity[], verdict: string): Promise<void> {
+    if (verdict === 'settled') return;
+    if (verdict === 'reissue') {
+      await this.nonces.resync(tx.chainId, tx.sender as string);
+      await this.txs.releaseNonce(tx.id);
+      throw new TransientSendError(`nonce ${tx.nonce} of ${tx.sender} was consumed by another transaction on chain ${tx.chainId}`);
+    }
+    await this.watch(tx, previous);
+  }
+
+  /** Every hash of the row watched by the tracker (from a few blocks back, in case one is mined already). */
+  private async watch(tx: RelayTransactionEntity, previous?: RelayBroadcastEntity[]): Promise<void> {
+    const from = Math.max((await this.chain.blockNumber(tx.chainId)) - 64, 0);
+    for (const b of previous ?? (await this.broadcastRows.forTx(tx.id))) this.tracker.track(tx.chainId, tx.id, b.hash, from);
   }
 
   private async rebroadcast(tx: RelayTransactionEntity, previous: RelayBroadcastEntity[]): Promise<void> {
@@ -190,11 +262,26 @@ export class SenderService {
     const latest = previous[previous.length - 1];
     const fromBlock = await this.chain.blockNumber(tx.chainId);
     const outcome = await this.chain.broadcast(tx.chainId, latest.raw);
-    if (outcome === 'transient') throw new TransientSendError(`rebroadcast of ${latest.hash} failed`);
+    if (outcome === 'sent') {
+      for (const b of previous) this.tracker.track(tx.chainId, tx.id, b.hash, Math.max(fromBlock - 64, 0));
+      this.marks.accepted(latest.hash);
+      return;
+    }
+    if (outcome === 'nonce-used') return this.afterVerdict(tx, previous, await this.fate.decide(tx, previous));
+    if (outcome === 'replacement-underpriced') return this.watch(tx, previous);
+    if (outcome === 'busy') throw new BackPressureSendError(`the node refused ${tx.id} for now (pool full or too many pending)`);
+    if (outcome === 'under-base-fee' && tx.transactionType !== 'funding-signed' && tx.sender) {
+      const signer = tx.derivationPath ? this.signers.derive(tx.derivationPath) : this.signers.byAddress(tx.sender);
+      const repriced = signer ? await this.repriced(tx, recordedFees(latest), false) : null;
+      if (repriced && maxGasPrice(repriced) <= BigInt(latest.maxFeePerGas)) throw new BackPressureSendError(`${tx.id} is priced under the base fee; the fee data read does not show it yet`);
+      if (signer && repriced) {
+        this.logger.log(`re-pricing ${tx.id} (nonce ${tx.nonce}) under the base fee: max fee ${latest.maxFeePerGas} → ${maxGasPrice(repriced)}`);
+        await this.signAndBroadcast(tx, signer, repriced, tx.nonce);
+        return;
+      }
+    }
     if (outcome === 'rejected') throw new PermanentSendError('the node refused the transaction');
-    for (const b of previous) this.tracker.track(tx.chainId, tx.id, b.hash, Math.max(fromBlock - 64, 0));
-    if (outcome === 'nonce-used') await this.mined.settleIfMined(tx, previous);
-    else this.marks.accepted(latest.hash);
+    throw new TransientSendError(`rebroadcast of ${latest.hash} failed (${outcome})`);
   }
 
   private async afterBroadcast(tx: RelayTransactionEntity, hash: string, fromBlock: number): Promise<void> {

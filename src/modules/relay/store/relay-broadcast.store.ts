@@ -96,7 +96,7 @@ export function markMinedCte(hash: string, when?: Sql): Sql {
   return sql`accepted AS (UPDATE relay_broadcasts SET broadcast_at = now() WHERE hash = ${hash} AND broadcast_at IS NULL${when ? sql` AND ${when}` : sql``})`;
 }
 
-/** The CTE `forgotten`: drops a signed transaction that can never be mined (its nonce went to another). */
-export function deleteBroadcastCte(hash: string): Sql {
-  return sql`forgotten AS (DELETE FROM relay_broadcasts WHERE hash = ${hash})`;
+/** The CTE `forgotten`: drops the signed transactions of a row that can never be mined (its nonce went to another). */
+export function deleteBroadcastsCte(txId: string): Sql {
+  return sql`forgotten AS (DELETE FROM relay_broadcasts WHERE tx_id = ${txId}::uuid)`;
 }

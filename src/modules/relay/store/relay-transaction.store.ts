@@ -7,7 +7,7 @@ import { AccountCounters, maxRetriesOf, ReservationRequest, reservationCte, rese
 import { outboxInsert, TxNotification } from '../../tx-events';
 import { FeeSettings } from '../core/fees';
 import { IN_FLIGHT, Move, move, SENT, Stage, statusOf } from '../core/stage';
-import { deleteBroadcastCte, markAcceptedCte, markMinedCte } from './relay-broadcast.store';
+import { deleteBroadcastsCte, markAcceptedCte, markMinedCte } from './relay-broadcast.store';
 import { CancelReason, RelayTransactionEntity } from './relay-transaction.entity';
 import { moveSet, moveWhere, payloadWithStages, STAGE_COLUMNS } from './relay-transaction.sql';
 
@@ -150,12 +150,13 @@ export class RelayTransactionStore extends SqlStore {
   }
 
   /**
-   * The row's nonce was consumed by another transaction: its signed transaction is dropped and
-   * the row goes back to accepted, to be signed again. False when the row had moved on.
+   * The row's nonce was consumed by another transaction, for good (NonceFate's `reissue`): its
+   * signed transactions, none of which can ever be mined, are dropped and the row goes back to
+   * accepted, to be signed again. False when the row had moved on.
    */
-  async releaseNonce(txId: string, hash: string): Promise<boolean> {
+  async releaseNonce(txId: string): Promise<boolean> {
     const m = move('accepted', SENT);
-    const rows = await this.rows(sql`WITH ${deleteBroadcastCte(hash)}
+    const rows = await this.rows(sql`WITH ${deleteBroadcastsCte(txId)}
       UPDATE relay_transactions SET nonce = NULL, execution_tx_hash = NULL, ${moveSet(m)}
        WHERE id = ${txId}::uuid AND ${moveWhere(m)} RETURNING id`);
     return rows.length > 0;
