@@ -86,7 +86,12 @@ describe('relayer wallets: floors, treasury top-ups, alerts', () => {
       (r: Array<{ status: string; amount: string; hash: string }>) => r.every((x) => x.status !== 'open'),
     );
     expect(topUps).toHaveLength(1);
-    expect(topUps[0]).toMatchObject({ status: 'mined', amount: (TARGET - parseEther('0.5')).toString() });
+    expect(topUps[0].status).toBe('mined');
+    // Up to the target from the balance the monitor read: the key may have relayed a few of the
+    // submissions (each well under 0.001 ETH of gas) before the monitor's pass saw it low.
+    const drainedTo = TARGET - parseEther('0.5');
+    expect(BigInt(topUps[0].amount)).toBeGreaterThanOrEqual(drainedTo);
+    expect(BigInt(topUps[0].amount)).toBeLessThan(drainedTo + parseEther('0.01'));
     expect((await rpc.getTransactionReceipt(topUps[0].hash))?.status).toBe(1);
 
     const calls = await alerts.waitFor((c) => c.some((x) => x.body.kind === 'relayer.top_up_mined' && x.body.address === drained.toLowerCase()));
