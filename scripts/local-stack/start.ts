@@ -98,6 +98,8 @@ async function main(): Promise<void> {
 
   if (process.env.LOCAL_SKIP_BUILD !== 'true') await steps.step('building the API (nest build)', () => buildApi());
   await steps.step(`checking Redis at ${redisUrl}`, () => checkRedis(redisUrl));
+  // More keys per region spread a burst over more senders (each holds at most RELAY_MAX_IN_FLIGHT_PER_KEY in flight).
+  const relayerKeys = Number(process.env.RELAYER_KEYS_PER_REGION ?? 4);
   const chainPorts = [Number(process.env.CHAIN_31337_PORT ?? 8545), Number(process.env.CHAIN_84532_PORT ?? 8546)];
   // Anvil keeps no state across restarts: fresh chains make every nonce, hash and pending
   // transaction in the database meaningless, so the database starts fresh with them.
@@ -115,8 +117,8 @@ async function main(): Promise<void> {
         { chainId: 31337, name: 'Devnet', port: chainPorts[0] },
         { chainId: 84532, name: 'Base Sepolia (local)', port: chainPorts[1] },
       ],
-      // The relayer pools pay for gas; on the local chains they start rich.
-      fund: devRelayerAddresses(3, 2),
+      // The relayer pools pay for gas; on the local chains they start rich (every key the app will use).
+      fund: devRelayerAddresses(3, relayerKeys),
       stateDir: STATE,
       log: note,
     }),
@@ -143,6 +145,7 @@ async function main(): Promise<void> {
     PORT: String(port),
     RELAYER_MNEMONIC: process.env.RELAYER_MNEMONIC ?? DEV_RELAYER_MNEMONIC,
     AUTH_MNEMONIC: process.env.AUTH_MNEMONIC ?? DEV_AUTH_MNEMONIC,
+    RELAYER_KEYS_PER_REGION: String(relayerKeys),
     ...settlementDelegateEnv(devnet.chains),
     // Sample often and accept a short span so vault APYs exist within seconds of starting (the heartbeat moves block time).
     VAULT_SAMPLE_INTERVAL_MS: process.env.VAULT_SAMPLE_INTERVAL_MS ?? '5000',

@@ -42,6 +42,13 @@ export class SignerPool {
     return regions.flatMap((r) => (this.pools.get(r) ?? []).map((w) => w.address));
   }
 
+  /** The region's relayer keys, in a fixed order (the in-flight bound picks among them). */
+  pool(region: string): readonly RelaySigner[] {
+    const pool = this.pools.get(region);
+    if (!pool) throw new AppError('SYSTEM_002', `no relayer pool for region ${region}`);
+    return pool;
+  }
+
   /**
    * Round-robin over the region's keys, per process: instances pick independently, which spreads
    * the load as evenly, and nonce claims make two processes signing with one key safe.

@@ -3,3 +3,16 @@ export class TransientSendError extends Error {}
 
 /** A send that can never succeed; the transaction is failed once nothing of it can still land. */
 export class PermanentSendError extends Error {}
+
+/**
+ * Not a failure: no key had room (every one at RELAY_MAX_IN_FLIGHT_PER_KEY) or the node's pool
+ * refused as full. The send is queued again after `delayMs` without counting a retry.
+ */
+export class BackPressureError extends Error {
+  constructor(
+    message: string,
+    readonly delayMs: number,
+  ) {
+    super(message);
+  }
+}

@@ -8,7 +8,7 @@ import { fromJobRow } from './send-job-row';
 import { SendJob, SendQueue } from './send-queue';
 import { RelayTransactionStore } from '../store/relay-transaction.store';
 import { Abandonment } from './abandonment.service';
-import { PermanentSendError, TransientSendError } from './send-errors';
+import { BackPressureError, PermanentSendError, TransientSendError } from './send-errors';
 import { SenderService } from './sender.service';
 import { SettlementService } from './settlement.service';
 
@@ -46,12 +46,19 @@ export class SendProcessor extends WorkerHost implements OnModuleInit {
         if (mode === 'replace') await this.sender.replace(txId);
         else await this.sender.send(txId, row ? fromJobRow(row) : undefined);
       } catch (err) {
+        if (err instanceof BackPressureError) return this.later(txId, mode, err);
         if (err instanceof TransientSendError) return this.retryOrFail(txId, err.message);
         if (err instanceof PermanentSendError) return this.giveUp(txId, err.message);
         this.logger.error(`send ${txId} failed unexpectedly: ${(err as Error).stack ?? String(err)}`);
         return this.retryOrFail(txId, (err as Error).message);
       }
     });
+  }
+
+  /** Back-pressure is not a failure: the row stays as it is and the job comes back, no retry counted. */
+  private async later(txId: string, mode: SendJob['mode'], err: BackPressureError): Promise<void> {
+    this.logger.debug(`${txId} waits ${err.delayMs} ms: ${err.message}`);
+    await this.queue.enqueue(txId, mode, `w${Date.now()}`, err.delayMs);
   }
 
   /**

@@ -16,7 +16,13 @@ import { MinedCheck } from './mined-check';
 import { NonceFiller } from './nonce-filler';
 import { NonceManager } from './nonce-manager.service';
 import { ReceiptTracker } from './receipt-tracker.service';
-import { PermanentSendError, TransientSendError } from './send-errors';
+import { KeySlots } from './key-slots.service';
+import { BackPressureError, PermanentSendError, TransientSendError } from './send-errors';
+
+/** A send that found every key full waited RELAY_SLOT_WAIT_MS already: queue it again soon. */
+const SLOT_RETRY_MS = 250;
+/** About a block on most chains: a full pool has room again once a block took some of it. */
+const POOL_FULL_RETRY_MS = 1_000;
 
 /**
  * Signs and broadcasts relayed transactions: the first send (accepted → signed → broadcast),
@@ -42,6 +48,7 @@ export class SenderService {
     private readonly funding: DerivedFunding,
     private readonly filler: NonceFiller,
     private readonly marks: BroadcastMarks,
+    private readonly slots: KeySlots,
   ) {}
 
   /**
@@ -60,11 +67,26 @@ export class SenderService {
       await this.rebroadcast(tx, previous);
       return;
     }
-    const signer = tx.derivationPath ? this.signers.derive(tx.derivationPath) : await this.signers.next(tx.submitRegion, tx.chainId);
+    const signer = tx.derivationPath ? this.signers.derive(tx.derivationPath) : await this.poolKey(tx);
     if (tx.derivationPath) await this.funding.fund(tx, signer);
-    const sent = await this.signAndBroadcast(tx, signer, feesOf(tx), null);
+    let sent: boolean;
+    try {
+      sent = await this.signAndBroadcast(tx, signer, feesOf(tx), null);
+    } catch (err) {
+      // Unknown whether the claim committed: the slot sweep frees it if the row is not in flight.
+      if (!(err instanceof TransientSendError || err instanceof BackPressureError || err instanceof PermanentSendError)) this.slots.release(tx.id);
+      throw err;
+    }
+    if (!sent) this.slots.release(tx.id);
     // Already signed (or finished) by an earlier run of this job: carry on from the row as it is.
     if (!sent && tx === submitted) await this.send(txId);
+  }
+
+  /** A key of the row's pool with room under the in-flight bound, waiting for one up to RELAY_SLOT_WAIT_MS. */
+  private async poolKey(tx: RelayTransactionEntity): Promise<RelaySigner> {
+    const signer = await this.slots.acquire(tx.chainId, this.signers.pool(tx.submitRegion), tx.id, this.config.RELAY_SLOT_WAIT_MS);
+    if (!signer) throw new BackPressureError(`every relayer key of ${tx.submitRegion} on ${tx.chainId} has ${this.config.RELAY_MAX_IN_FLIGHT_PER_KEY} in flight`, SLOT_RETRY_MS);
+    return signer;
   }
 
   /** Same nonce, fees bumped past both the last attempt and the current market. */
@@ -119,12 +141,15 @@ export class SenderService {
       if (await this.mined.settleIfMined(tx, await this.broadcastRows.forTx(tx.id))) return true;
       await this.nonces.resync(tx.chainId, signer.address);
       await this.txs.releaseNonce(tx.id, hash);
+      this.slots.release(tx.id);
       throw new TransientSendError(`nonce ${nonce} of ${signer.address} was already used on chain ${tx.chainId}`);
     }
     if (outcome === 'rejected') {
+      this.slots.release(tx.id);
       await this.filler.fill(tx.chainId, signer, nonce);
       throw new PermanentSendError(`the node refused the transaction`);
     }
+    if (outcome === 'pool-full') throw this.poolFull(tx.chainId, signer.address, hash);
     if (outcome === 'transient') throw new TransientSendError(`broadcast of ${hash} failed`);
     await this.afterBroadcast(tx, hash, fromBlock);
     return true;
@@ -139,10 +164,21 @@ export class SenderService {
     const fromBlock = await this.chain.blockNumber(tx.chainId);
     const outcome = await this.chain.broadcast(tx.chainId, latest.raw);
     if (outcome === 'transient') throw new TransientSendError(`rebroadcast of ${latest.hash} failed`);
+    if (outcome === 'pool-full') throw this.poolFull(tx.chainId, latest.sender, latest.hash);
     if (outcome === 'rejected') throw new PermanentSendError('the node refused the transaction');
     for (const b of previous) this.tracker.track(tx.chainId, tx.id, b.hash, Math.max(fromBlock - 64, 0));
     if (outcome === 'nonce-used') await this.mined.settleIfMined(tx, previous);
     else this.marks.accepted(latest.hash);
+  }
+
+  /**
+   * The node proved it did not take the transaction: the row keeps its nonce and signed bytes
+   * (the nonce stays ours, no gap) and is sent again once the key has room; the key takes no
+   * new nonce meanwhile.
+   */
+  private poolFull(chainId: number, sender: string, hash: string): BackPressureError {
+    this.slots.refused(chainId, sender);
+    return new BackPressureError(`the node's pool is full for ${sender}: ${hash} is sent again later`, POOL_FULL_RETRY_MS);
   }
 
   private async afterBroadcast(tx: RelayTransactionEntity, hash: string, fromBlock: number): Promise<void> {

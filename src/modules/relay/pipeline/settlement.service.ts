@@ -13,6 +13,7 @@ import { countersFor, minedCostWei } from '../core/settlement-math';
 import { IN_FLIGHT, minedStage, Move, move, SENT } from '../core/stage';
 import { RelayTransactionEntity } from '../store/relay-transaction.entity';
 import { RelayTransactionStore, SettledFields } from '../store/relay-transaction.store';
+import { KeySlots } from './key-slots.service';
 
 /**
  * Moves an in-flight transaction to its final stage (executed, reverted, failed) with, in ONE
@@ -31,6 +32,7 @@ export class SettlementService {
     private readonly chains: ChainRegistry,
     private readonly publisher: TxStatusPublisher,
     private readonly metrics: MetricsService,
+    private readonly slots: KeySlots,
   ) {}
 
   /**
@@ -39,6 +41,8 @@ export class SettlementService {
    * top-up cost) does not change after the send, and the statement itself checks the status.
    */
   async settleMined(txId: string, receipt: MinedReceipt, known?: RelayTransactionEntity): Promise<void> {
+    // Mined: its nonce no longer occupies the sender's pending pool, whatever settlement finds.
+    this.slots.release(txId);
     const tx = known ?? (await this.txs.findById(txId));
     if (!tx || tx.status !== 'PENDING') return;
     const m = move(minedStage(receipt.status), SENT);
@@ -83,6 +87,7 @@ export class SettlementService {
    * nothing, but top-up transfers already made for it were spent and are charged.
    */
   async failUnsent(txId: string, error: string): Promise<void> {
+    this.slots.release(txId);
     await this.finish(txId, move('failed', IN_FLIGHT), null, async (tx) => {
       const spentWei = BigInt(tx.fundingCostWei);
       const spentMicro = spentWei > 0n ? await this.toMicro(tx.chainId, spentWei) : 0n;
