@@ -166,6 +166,14 @@ export class AppConfig {
   @IsInt() @Min(10) @Max(1000)
   RELAY_FLASHBLOCKS_POLL_MS: number = 75;
 
+  /**
+   * While transactions are in flight the chain's head (one eth_blockNumber) is read at least this
+   * often, receipts fetched when it moved: how late after its block a transaction shows EXECUTED.
+   * 0 = no such cap (the poll slows to RELAY_RECEIPT_POLL_MS).
+   */
+  @IsInt() @Min(0) @Max(10_000)
+  RELAY_HEAD_POLL_MS: number = 25;
+
   @IsInt() @Min(500)
   RELAY_RECONCILE_INTERVAL_MS: number = 5_000;
 
