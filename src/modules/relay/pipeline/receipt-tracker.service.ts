@@ -4,6 +4,7 @@ import { AppConfig } from '../../../config/app-config';
 import { ChainRegistry } from '../../chains';
 import type { RelayTransactionEntity } from '../store/relay-transaction.entity';
 import { fromRpcReceipt, MinedReceipt } from '../core/mined-receipt';
+import { KeySlots } from './key-slots.service';
 import { SettlementService } from './settlement.service';
 
 interface ChainWatch {
@@ -53,6 +54,7 @@ export class ReceiptTracker implements OnModuleDestroy {
     private readonly chains: ChainRegistry,
     private readonly settlement: SettlementService,
     private readonly config: AppConfig,
+    private readonly slots: KeySlots,
   ) {}
 
   /** Starts watching `hash` from `fromBlock` (the block number seen just before broadcasting). */
@@ -164,6 +166,8 @@ export class ReceiptTracker implements OnModuleDestroy {
           if (!txId) continue;
           mined.push({ txId, receipt: fromRpcReceipt(r), known: watch.rows.get(txId) });
           this.forget(watch, txId);
+          // Mined: the nonce left the node's pending pool now, even if settlement queues behind others.
+          this.slots.release(txId);
         }
         for (let i = 0; i < mined.length; i += SETTLE_PARALLEL) {
           await Promise.all(

@@ -1,11 +1,12 @@
 import type { AppConfig } from '../../../config/app-config';
 import type { ChainRegistry } from '../../chains';
 import type { SettlementService } from './settlement.service';
+import type { KeySlots } from './key-slots.service';
 import { ReceiptTracker } from './receipt-tracker.service';
 
 describe('ReceiptTracker polling after a broadcast', () => {
   const chains = { get: (chainId: number) => ({ capabilities: { flashBlocks: chainId === 84532 } }) } as unknown as ChainRegistry;
-  const trackerWith = (headPollMs: number) => new ReceiptTracker(chains, {} as SettlementService, { RELAY_RECEIPT_POLL_MS: 250, RELAY_FLASHBLOCKS_POLL_MS: 75, RELAY_HEAD_POLL_MS: headPollMs } as AppConfig);
+  const trackerWith = (headPollMs: number) => new ReceiptTracker(chains, {} as SettlementService, { RELAY_RECEIPT_POLL_MS: 250, RELAY_FLASHBLOCKS_POLL_MS: 75, RELAY_HEAD_POLL_MS: headPollMs } as AppConfig, {} as KeySlots);
   const delayOf = (tracker: ReceiptTracker, chainId: number, ms: number) =>
     (tracker as unknown as { backoff(c: number, w: { kickedAt: number }): number }).backoff(chainId, { kickedAt: Date.now() - ms });
   const delayAfter = (chainId: number, ms: number) => delayOf(trackerWith(0), chainId, ms);
