@@ -33,8 +33,12 @@ interface ChainWatch {
  */
 const KICK_MS = 5;
 const FAST_WINDOW_MS = 150;
-/** Settlements of one block's receipts run this many at a time (each is a statement; in order they queued behind each other). */
-const SETTLE_PARALLEL = 16;
+/**
+ * Settlements of one block's receipts run this many at a time (each is a statement; one at a time
+ * they queued behind each other). Few, so they do not take every database connection at the block
+ * boundary, when the sends for the next block need them most.
+ */
+const SETTLE_PARALLEL = 4;
 /** A head read this recently is a safe lower bound for a transaction about to be broadcast. */
 const HEAD_FRESH_MS = 1_000;
 
