@@ -7,7 +7,10 @@
  *   1. accepted submissions per second (POST /api/submit-tx, bounded concurrency);
  *   2. end-to-end throughput, submission to EXECUTED, against ethers sending the same mint calls
  *      straight to anvil from 8 funded wallets (explicit nonces), as a ratio relay/direct;
- *   3. latency overhead of POST /api/submit-tx-sync over a sequential ethers send + wait.
+ *   3. latency overhead of POST /api/submit-tx-sync over a sequential ethers send + wait;
+ *   4. the chain switched to 1 s blocks (interval mining): a paced load and a burst, relay vs a
+ *      direct ethers client side by side: inclusion latency in blocks, fee paid per gas, and the
+ *      delay from a block's arrival to the final status being visible (bench/relay-blocks.ts).
  * Prints a table and, last, one JSON line. Exits 1 with a message if the run could not complete
  * (non-201 answers, transactions that fail or stay PENDING, timeouts).
  *
@@ -22,7 +25,10 @@
  *   BENCH_ENFORCE=1 (also exit 1 when a target is missed),
  *   BENCH_PROFILE=<file> (a V8 CPU profile of this process during the relay half of phase 2, for
  *   Chrome DevTools or speedscope).
- *   RELAY_*, RELAYER_KEYS_PER_REGION [BENCH_WALLETS: as many relayer keys as direct wallets],
+ *   BENCH_BLOCK_SECONDS [1] (phase 4's block time; 0 skips it), BENCH_BLOCK_PACED_N [200], BENCH_BLOCK_RATE [20] (paced
+ *   sends per second, each side), BENCH_BLOCK_BURST_N [300],
+ *   RELAY_*, RELAYER_KEYS_PER_REGION [24: a 300 burst fits under 16 in flight per key in one block; phases 2-3 use as many
+ *   direct wallets as BENCH_WALLETS],
  *   DB_POOL_SIZE and RATE_LIMIT_PER_MINUTE are passed to the app.
  */
 import 'reflect-metadata';
@@ -44,6 +50,7 @@ import { ANVIL_MNEMONIC } from '../scripts/devnet/accounts';
 import { chainsFileFor } from '../scripts/local-stack/chains-config';
 import { ensureDatabase } from '../scripts/local-stack/database';
 import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC, devRelayerAddresses } from '../scripts/local-stack/dev-keys';
+import { BlocksResults, blocksRows, phaseBlocks } from './relay-blocks';
 
 // ---------------------------------------------------------------- settings
 
@@ -79,6 +86,11 @@ const SETTINGS = {
   workers: int('BENCH_WORKERS', 0),
   enforce: process.env.BENCH_ENFORCE === '1',
   profile: process.env.BENCH_PROFILE,
+  blockSeconds: int('BENCH_BLOCK_SECONDS', 1),
+  blockPacedN: int('BENCH_BLOCK_PACED_N', 200),
+  blockRate: Math.max(1, int('BENCH_BLOCK_RATE', 20)),
+  blockBurstN: int('BENCH_BLOCK_BURST_N', 300),
+  relayerKeys: int('RELAYER_KEYS_PER_REGION', 24),
 };
 const TARGETS = { ratio: 0.5, overheadP50Ms: 20 };
 const ADMIN_TOKEN = `bench-admin-${randomBytes(12).toString('hex')}`;
@@ -226,8 +238,8 @@ async function cleanRedis(url: string, prefix: string): Promise<void> {
 async function bringUp(stackRef: { stack?: Partial<Stack> }): Promise<Stack> {
   mkdirSync(STATE_DIR, { recursive: true });
   const t0 = now();
-  // Like for like: the relay signs with as many keys as the direct baseline has wallets.
-  const keysPerRegion = int('RELAYER_KEYS_PER_REGION', SETTINGS.wallets);
+  // Enough keys that a burst fits under the in-flight bound per key (RELAY_MAX_IN_FLIGHT_PER_KEY) in one block.
+  const keysPerRegion = SETTINGS.relayerKeys;
   const devnet = await bringUpDevnet({
     chains: [{ chainId: CHAIN_ID, name: 'Devnet', port: SETTINGS.chainPort }],
     stateDir: STATE_DIR,
@@ -526,6 +538,7 @@ interface Results {
     relayRpc: { total: number; text: string };
     directRpc: { total: number; text: string };
   };
+  blocks: BlocksResults;
   sync: { m: number; relayP50: number; relayP99: number; directP50: number; directP99: number; overheadP50: number; overheadP99: number };
 }
 
@@ -720,6 +733,9 @@ function report(results: Partial<Results>, problems: string[], appProblems: Benc
     rows.push(['direct send + wait latency p50 / p99', `${f(sync.directP50)} / ${f(sync.directP99)} ms`, '']);
     rows.push(['sync overhead p50 / p99', `${f(sync.overheadP50)} / ${f(sync.overheadP99)} ms`, `target p50 ≤ ${TARGETS.overheadP50Ms} ms: ${sync.overheadP50 <= TARGETS.overheadP50Ms ? 'met' : 'NOT met'}`]);
   }
+  if (results.blocks) {
+    for (const [metric, relay, direct] of blocksRows(results.blocks, SETTINGS.blockSeconds)) rows.push([metric, relay, `direct ${direct}`]);
+  }
   const w0 = Math.max(...rows.map((r) => r[0].length), 6);
   const w1 = Math.max(...rows.map((r) => r[1].length), 5);
   console.log('');
@@ -751,7 +767,8 @@ function report(results: Partial<Results>, problems: string[], appProblems: Benc
     syncM: SETTINGS.syncM,
     concurrency: SETTINGS.concurrency,
     relayReceiptPollMs: Number(process.env.RELAY_RECEIPT_POLL_MS ?? 250),
-    relayKeysPerRegion: Number(process.env.RELAYER_KEYS_PER_REGION ?? SETTINGS.wallets),
+    relayKeysPerRegion: SETTINGS.relayerKeys,
+    ...(results.blocks ? { blocks: results.blocks } : {}),
     accounts: SETTINGS.accounts,
     problems: problems.length,
   };
@@ -812,6 +829,30 @@ async function main(): Promise<number> {
     if (SETTINGS.submitN > 0) results.submit = await phaseSubmit(stack, problems);
     if (SETTINGS.n > 0) results.e2e = await phaseThroughput(stack, wallets, problems);
     if (SETTINGS.syncM > 0) results.sync = await phaseSync(stack, syncWallet, problems);
+    if (SETTINGS.blockSeconds > 0) {
+      const api = stack.api;
+      results.blocks = await phaseBlocks({
+        rpcUrl: stack.devnet.chains[0].rpcUrl,
+        chainId: CHAIN_ID,
+        usdc: stack.usdc,
+        db: stack.db,
+        wallets,
+        mintCall,
+        submit: async (callData) => {
+          const r = await api.call('POST', '/api/submit-tx', { chainId: CHAIN_ID, to: stack!.usdc, callData, label: 'bench-blocks' });
+          const id = r.body?.data?.txId;
+          if (r.status !== 201 || typeof id !== 'string') throw new Error(`submit-tx answered ${describe(r)}`);
+          return id;
+        },
+        status: async (id) => (await api.call('GET', `/api/tx?id=${id}`)).body?.data?.status as string | undefined,
+        log,
+        problems,
+        pacedN: SETTINGS.blockPacedN,
+        pacedRate: SETTINGS.blockRate,
+        burstN: SETTINGS.blockBurstN,
+        blockSeconds: SETTINGS.blockSeconds,
+      });
+    }
   } catch (err) {
     fatal = err as Error;
   }

@@ -89,6 +89,8 @@ async function main(): Promise<void> {
     await steps.step('building the dashboard (esbuild)', () => buildDashboard());
   }
   await steps.step(`checking Redis at ${redisUrl}`, () => checkRedis(redisUrl));
+  // More keys per region spread a burst over more senders (each holds at most RELAY_MAX_IN_FLIGHT_PER_KEY in flight).
+  const relayerKeys = Number(process.env.RELAYER_KEYS_PER_REGION ?? 4);
   const chainPorts = [Number(process.env.CHAIN_31337_PORT ?? 8545), Number(process.env.CHAIN_84532_PORT ?? 8546)];
   // Anvil keeps no state across restarts: fresh chains make every nonce, hash and pending
   // transaction in the database meaningless, so the database starts fresh with them.
@@ -106,8 +108,8 @@ async function main(): Promise<void> {
         { chainId: 31337, name: 'Devnet', port: chainPorts[0] },
         { chainId: 84532, name: 'Base Sepolia (local)', port: chainPorts[1] },
       ],
-      // The relayer pools pay for gas; on the local chains they start rich.
-      fund: [...devRelayerAddresses(3, 2), devTreasuryAddress()],
+      // The relayer pools pay for gas; on the local chains they start rich (every key the app will use).
+      fund: [...devRelayerAddresses(3, relayerKeys), devTreasuryAddress()],
       stateDir: STATE,
       log: note,
     }),
@@ -135,6 +137,7 @@ async function main(): Promise<void> {
     RELAYER_MNEMONIC: process.env.RELAYER_MNEMONIC ?? DEV_RELAYER_MNEMONIC,
     RELAYER_TREASURY_PATH: process.env.RELAYER_TREASURY_PATH ?? DEV_TREASURY_PATH,
     AUTH_MNEMONIC: process.env.AUTH_MNEMONIC ?? DEV_AUTH_MNEMONIC,
+    RELAYER_KEYS_PER_REGION: String(relayerKeys),
     ...settlementDelegateEnv(devnet.chains),
     // Sample often and accept a short span so vault APYs exist within seconds of starting (the heartbeat moves block time).
     VAULT_SAMPLE_INTERVAL_MS: process.env.VAULT_SAMPLE_INTERVAL_MS ?? '5000',

@@ -191,12 +191,31 @@ export class AppConfig {
   @IsInt() @Min(1) @Max(500)
   RELAY_SEND_CONCURRENCY: number = 50;
 
+  /**
+   * Transactions signed and not yet mined per relayer key: nodes keep about 16 pending per
+   * sender and hosted RPCs refuse more. Work beyond it waits for a slot (stays accepted).
+   */
+  @IsInt() @Min(1) @Max(1000)
+  RELAY_MAX_IN_FLIGHT_PER_KEY: number = 16;
+
+  /** How long a send job waits in the worker for a free key before it is queued again (not counted as a retry). */
+  @IsInt() @Min(100) @Max(60_000)
+  RELAY_SLOT_WAIT_MS: number = 5_000;
+
   /** Receipt polling; chains with flashBlocks use RELAY_FLASHBLOCKS_POLL_MS. */
   @IsInt() @Min(10)
   RELAY_RECEIPT_POLL_MS: number = 250;
 
   @IsInt() @Min(10) @Max(1000)
   RELAY_FLASHBLOCKS_POLL_MS: number = 75;
+
+  /**
+   * While transactions are in flight the chain's head (one eth_blockNumber) is read at least this
+   * often, receipts fetched when it moved: how late after its block a transaction shows EXECUTED.
+   * 0 = no such cap (the poll slows to RELAY_RECEIPT_POLL_MS).
+   */
+  @IsInt() @Min(0) @Max(10_000)
+  RELAY_HEAD_POLL_MS: number = 25;
 
   @IsInt() @Min(500)
   RELAY_RECONCILE_INTERVAL_MS: number = 5_000;

@@ -19,6 +19,7 @@ import { KeyEligibility } from './core/key-eligibility';
 import { SignerPool } from './core/signer-pool.service';
 import { TopUpService } from './pipeline/top-up.service';
 import { SettlementService } from './pipeline/settlement.service';
+import { KeySlots } from './pipeline/key-slots.service';
 
 /** What both the API side and the worker side of the relay need. */
 @Module({
@@ -29,7 +30,7 @@ import { SettlementService } from './pipeline/settlement.service';
     PricingModule,
     TxEventsModule,
   ],
-  providers: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, SettlementService, Estimator, FeeOracle, SendQueue, TxQueryService],
-  exports: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, SettlementService, Estimator, SendQueue, TxQueryService, AccountsModule, ChainsModule, PricingModule, TxEventsModule, BullModule],
+  providers: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, KeySlots, SettlementService, Estimator, FeeOracle, SendQueue, TxQueryService],
+  exports: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, KeySlots, SettlementService, Estimator, SendQueue, TxQueryService, AccountsModule, ChainsModule, PricingModule, TxEventsModule, BullModule],
 })
 export class RelayCoreModule {}

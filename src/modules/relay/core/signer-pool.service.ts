@@ -44,6 +44,18 @@ export class SignerPool {
     return regions.flatMap((r) => (this.pools.get(r) ?? []).map((w) => w.address));
   }
 
+  /** The region's relayer keys, in a fixed order (the in-flight bound picks among them). */
+  pool(region: string): readonly RelaySigner[] {
+    const pool = this.pools.get(region);
+    if (!pool) throw new AppError('SYSTEM_002', `no relayer pool for region ${region}`);
+    return pool;
+  }
+
+  /** The region's keys that may take new work on the chain (over their balance floor while the pool has such keys; KeyEligibility). */
+  eligiblePool(region: string, chainId: number): readonly RelaySigner[] {
+    return this.eligibility.eligible(chainId, [...this.pool(region)]);
+  }
+
   /**
    * Round-robin over the region's keys, per process: instances pick independently, which spreads
    * the load as evenly, and nonce claims make two processes signing with one key safe. Keys

@@ -37,6 +37,8 @@ describe('classifyBroadcastError: what a node refusal proves', () => {
     ['ECONNREFUSED 127.0.0.1:8545', 'unknown'],
     ['socket hang up', 'unknown'],
     ['internal error: upstream request failed', 'unknown'],
+    ['transaction pool is full', 'busy'],
+    ['too many pending transactions for sender 0xabc', 'busy'],
   ])('%s → %s', (message, outcome) => {
     expect(classifyBroadcastError(refused(message))).toBe(outcome);
   });

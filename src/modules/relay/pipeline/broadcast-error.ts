@@ -20,7 +20,7 @@ const RULES: Array<[BroadcastOutcome, string[]]> = [
   ['nonce-used', ['nonce too low', 'nonce has already been used', 'nonce_expired', 'oldnonce', 'invalid nonce; got']],
   ['replacement-underpriced', ['replacement transaction underpriced', 'replacement fee too low', 'replacement underpriced', 'could not replace existing tx']],
   ['under-base-fee', ['max fee per gas less than block base fee', 'fee cap less than block base fee', 'feecaptoolow', 'maxfeepergas too low', 'transaction underpriced', 'gas price too low', 'gas price below minimum']],
-  ['busy', ['txpool is full', 'too many pending', 'account limit exceeded', 'exceeds the pending tx limit', 'pending transactions limit', 'tx pool is full', 'queue limit', 'rate limit', 'too many requests']],
+  ['busy', ['txpool is full', 'too many pending', 'account limit exceeded', 'exceeds the pending tx limit', 'pending transactions limit', 'tx pool is full', 'transaction pool is full', 'queue limit', 'rate limit', 'too many requests']],
   ['unfunded', ['insufficient funds']],
   [
     'rejected',

@@ -4,6 +4,7 @@ import { AppConfig } from '../../../config/app-config';
 import { ChainRegistry } from '../../chains';
 import type { RelayTransactionEntity } from '../store/relay-transaction.entity';
 import { fromRpcReceipt, MinedReceipt } from '../core/mined-receipt';
+import { KeySlots } from './key-slots.service';
 import { SettlementService } from './settlement.service';
 
 interface ChainWatch {
@@ -25,11 +26,19 @@ interface ChainWatch {
  * After a broadcast the chain is polled every KICK_MS for FAST_WINDOW_MS: instant-mining and
  * flash-blocks chains include it within milliseconds (more under load), and the regular
  * interval would add up to a whole period of latency. Past the window the delay grows with the
- * time since the broadcast (a quarter of it) up to the chain's interval, so a block that is late
- * by a few hundred milliseconds still costs a few polls, not a whole interval of latency.
+ * time since the broadcast (a quarter of it) up to RELAY_HEAD_POLL_MS and the chain's interval.
+ * A poll is one eth_blockNumber; receipts are fetched only when the head moved, so reading the
+ * head every few tens of milliseconds finds a new block that much after it arrives (at 1 s blocks
+ * the old cap, the 250 ms interval, left EXECUTED ~120 ms behind the block).
  */
 const KICK_MS = 5;
 const FAST_WINDOW_MS = 150;
+/**
+ * Settlements of one block's receipts run this many at a time (each is a statement; one at a time
+ * they queued behind each other). Few, so they do not take every database connection at the block
+ * boundary, when the sends for the next block need them most.
+ */
+const SETTLE_PARALLEL = 4;
 /** A head read this recently is a safe lower bound for a transaction about to be broadcast. */
 const HEAD_FRESH_MS = 1_000;
 
@@ -49,6 +58,7 @@ export class ReceiptTracker implements OnModuleDestroy {
     private readonly chains: ChainRegistry,
     private readonly settlement: SettlementService,
     private readonly config: AppConfig,
+    private readonly slots: KeySlots,
   ) {}
 
   /** Starts watching `hash` from `fromBlock` (the block number seen just before broadcasting). */
@@ -129,11 +139,12 @@ export class ReceiptTracker implements OnModuleDestroy {
     }, interval);
   }
 
-  /** KICK_MS right after a broadcast, then a quarter of the time since it, up to the chain's interval. */
+  /** KICK_MS right after a broadcast, then a quarter of the time since it, up to the head poll and the chain's interval. */
   private backoff(chainId: number, watch: ChainWatch): number {
     const since = Date.now() - watch.kickedAt;
     if (since < FAST_WINDOW_MS) return KICK_MS;
-    return Math.min(this.interval(chainId), Math.max(KICK_MS, Math.round(since / 4)));
+    const headPoll = this.config.RELAY_HEAD_POLL_MS > 0 ? this.config.RELAY_HEAD_POLL_MS : Infinity;
+    return Math.min(this.interval(chainId), headPoll, Math.max(KICK_MS, Math.round(since / 4)));
   }
 
   private interval(chainId: number): number {
@@ -152,16 +163,25 @@ export class ReceiptTracker implements OnModuleDestroy {
       this.noteHead(chainId, latest);
       for (let block = watch.cursor + 1; block <= latest && watch.hashes.size > 0; block++) {
         const raw = (await provider.send('eth_getBlockReceipts', [toQuantity(block)])) as Array<Record<string, unknown>> | null;
+        const mined: Array<{ txId: string; receipt: MinedReceipt; known?: RelayTransactionEntity }> = [];
         for (const r of raw ?? []) {
           const hash = String(r.transactionHash).toLowerCase();
           const txId = watch.hashes.get(hash);
           if (!txId) continue;
-          const known = watch.rows.get(txId);
+          mined.push({ txId, receipt: fromRpcReceipt(r), known: watch.rows.get(txId) });
           this.forget(watch, txId);
-          await this.settlement.settleMined(txId, fromRpcReceipt(r), known).catch((err: Error) => {
-            // The reconciler retries settlement from the chain; losing it here loses nothing.
-            this.logger.error(`settling ${txId} failed: ${err.message}`);
-          });
+          // Mined: the nonce left the node's pending pool now, even if settlement queues behind others.
+          this.slots.release(txId);
+        }
+        for (let i = 0; i < mined.length; i += SETTLE_PARALLEL) {
+          await Promise.all(
+            mined.slice(i, i + SETTLE_PARALLEL).map(({ txId, receipt, known }) =>
+              this.settlement.settleMined(txId, receipt, known).catch((err: Error) => {
+                // The reconciler retries settlement from the chain; losing it here loses nothing.
+                this.logger.error(`settling ${txId} failed: ${err.message}`);
+              }),
+            ),
+          );
         }
         watch.cursor = block;
       }

@@ -9,11 +9,9 @@ import { fromJobRow } from './send-job-row';
 import { jobFees, SendJob, SendQueue } from './send-queue';
 import { RelayTransactionStore } from '../store/relay-transaction.store';
 import { Abandonment } from './abandonment.service';
-import { BackPressureSendError, PermanentSendError, TransientSendError } from './send-errors';
+import { BackPressureError, PermanentSendError, TransientSendError } from './send-errors';
 import { SenderService } from './sender.service';
 import { SettlementService } from './settlement.service';
-
-const BACK_PRESSURE_DELAY_MS = 1_000;
 
 /**
  * Thin consumer: runs a send or replacement and applies the retry policy of the account
@@ -59,13 +57,19 @@ export class SendProcessor extends WorkerHost implements OnModuleInit {
         if (mode === 'replace') await this.sender.replace(txId, fees ? jobFees(fees) : undefined);
         else await this.sender.send(txId, row ? fromJobRow(row) : undefined);
       } catch (err) {
-        if (err instanceof BackPressureSendError) return this.later(txId, err.message);
+        if (err instanceof BackPressureError) return this.later(txId, mode, err);
         if (err instanceof TransientSendError) return this.retryOrFail(txId, err.message);
         if (err instanceof PermanentSendError) return this.giveUp(txId, err.message);
         this.logger.error(`send ${txId} failed unexpectedly: ${(err as Error).stack ?? String(err)}`);
         return this.retryOrFail(txId, (err as Error).message);
       }
     });
+  }
+
+  /** Back-pressure is not a failure: the row stays as it is and the job comes back, no retry counted. */
+  private async later(txId: string, mode: SendJob['mode'], err: BackPressureError): Promise<void> {
+    this.logger.debug(`${txId} waits ${err.delayMs} ms: ${err.message}`);
+    await this.queue.enqueue(txId, mode, `w${Date.now()}`, err.delayMs);
   }
 
   /**
@@ -79,12 +83,6 @@ export class SendProcessor extends WorkerHost implements OnModuleInit {
     });
     if (safe) await this.settlement.failUnsent(txId, reason);
     else this.logger.warn(`${txId} kept PENDING: a broadcast of it may still be mined (${reason})`);
-  }
-
-  /** Back-pressure from the node: the same bytes again after a pause, without spending a retry. */
-  private async later(txId: string, reason: string): Promise<void> {
-    this.logger.warn(`${txId}: ${reason}; sending again in ${BACK_PRESSURE_DELAY_MS} ms`);
-    await this.queue.enqueue(txId, 'send', `b${Date.now().toString(36)}`, BACK_PRESSURE_DELAY_MS);
   }
 
   private async retryOrFail(txId: string, reason: string): Promise<void> {

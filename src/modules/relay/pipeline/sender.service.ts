@@ -21,7 +21,8 @@ import { NonceManager } from './nonce-manager.service';
 import { ReceiptTracker } from './receipt-tracker.service';
 import { BroadcastOutcome } from './broadcast-error';
 import { NonceFate } from './nonce-fate';
-import { BackPressureSendError, PermanentSendError, TransientSendError } from './send-errors';
+import { KeySlots } from './key-slots.service';
+import { BackPressureError, PermanentSendError, TransientSendError } from './send-errors';
 import { SettlementService } from './settlement.service';
 
 function feeColumns(fees: FeeSettings): Partial<RelayTransactionEntity> {
@@ -30,6 +31,12 @@ function feeColumns(fees: FeeSettings): Partial<RelayTransactionEntity> {
 
 /** Gas of a 0-value transfer to an EOA: what a cancellation needs. */
 const CANCEL_GAS = 21_000n;
+/** A send that found every key full waited RELAY_SLOT_WAIT_MS already: queue it again soon. */
+const SLOT_RETRY_MS = 250;
+/** About a block on most chains: a full pool has room again once a block took some of it. */
+const POOL_FULL_RETRY_MS = 1_000;
+/** A lagging read node shows the higher base fee within about a block. */
+const UNDER_BASE_FEE_RETRY_MS = 1_000;
 
 /**
  * Signs and broadcasts relayed transactions: the first send (accepted → signed → broadcast),
@@ -59,6 +66,7 @@ export class SenderService {
     private readonly accounts: AccountsService,
     private readonly settlement: SettlementService,
     private readonly metrics: MetricsService,
+    private readonly slots: KeySlots,
   ) {}
 
   /**
@@ -83,11 +91,26 @@ export class SenderService {
       await this.settlement.failUnsent(txId, ended === 'expired' ? 'validUntil passed before it was sent' : 'cancelled before it was sent', ended, ['accepted']);
       return;
     }
-    const signer = tx.derivationPath ? this.signers.derive(tx.derivationPath) : await this.signers.next(tx.submitRegion, tx.chainId);
+    const signer = tx.derivationPath ? this.signers.derive(tx.derivationPath) : await this.poolKey(tx);
     if (tx.derivationPath) await this.funding.fund(tx, signer);
-    const sent = await this.signAndBroadcast(tx, signer, feesOf(tx), null);
+    let sent: boolean;
+    try {
+      sent = await this.signAndBroadcast(tx, signer, feesOf(tx), null);
+    } catch (err) {
+      // Unknown whether the claim committed: the slot sweep frees it if the row is not in flight.
+      if (!(err instanceof TransientSendError || err instanceof BackPressureError || err instanceof PermanentSendError)) this.slots.release(tx.id);
+      throw err;
+    }
+    if (!sent) this.slots.release(tx.id);
     // Already signed (or finished) by an earlier run of this job: carry on from the row as it is.
     if (!sent && tx === submitted) await this.send(txId);
+  }
+
+  /** A key of the row's pool with room under the in-flight bound (and over its balance floor), waiting for one up to RELAY_SLOT_WAIT_MS. */
+  private async poolKey(tx: RelayTransactionEntity): Promise<RelaySigner> {
+    const signer = await this.slots.acquire(tx.chainId, this.signers.eligiblePool(tx.submitRegion, tx.chainId), tx.id, this.config.RELAY_SLOT_WAIT_MS);
+    if (!signer) throw new BackPressureError(`every relayer key of ${tx.submitRegion} on ${tx.chainId} has ${this.config.RELAY_MAX_IN_FLIGHT_PER_KEY} in flight`, SLOT_RETRY_MS);
+    return signer;
   }
 
   /**
@@ -143,7 +166,7 @@ export class SenderService {
       return this.afterVerdict(tx, previous, await this.fate.decide(tx, previous));
     }
     if (outcome === 'replacement-underpriced') return this.watch(tx);
-    if (outcome === 'busy') throw new BackPressureSendError(`the node refused cancellation ${hash} of ${tx.id} for now`);
+    if (outcome === 'busy') throw this.poolFull(tx.chainId, signer.address, hash);
     throw new TransientSendError(`cancellation ${hash} of ${tx.id} was not accepted (${outcome})`);
   }
 
@@ -218,7 +241,7 @@ export class SenderService {
         const repriced = replacement ? null : await this.repriced(tx, fees, false);
         if (!repriced) throw new TransientSendError(`${tx.id} is priced under the base fee and could not be re-priced within its cap now`);
         // Fee reads no fresher than the node that refused (a lagging read node): ask again shortly, no retry spent.
-        if (maxGasPrice(repriced) <= maxGasPrice(fees)) throw new BackPressureSendError(`${tx.id} is priced under the base fee; the fee data read does not show it yet`);
+        if (maxGasPrice(repriced) <= maxGasPrice(fees)) throw new BackPressureError(`${tx.id} is priced under the base fee; the fee data read does not show it yet`, UNDER_BASE_FEE_RETRY_MS);
         this.logger.log(`re-pricing ${tx.id} (nonce ${nonce}) under the base fee: max fee ${maxGasPrice(fees)} → ${maxGasPrice(repriced)}`);
         await this.signAndBroadcast(tx, signer, repriced, nonce);
         return;
@@ -228,9 +251,12 @@ export class SenderService {
         await this.watch(tx);
         return;
       case 'busy':
-        throw new BackPressureSendError(`the node refused ${tx.id} for now (pool full or too many pending)`);
+        throw this.poolFull(tx.chainId, signer.address, tx.executionTxHash as string);
       case 'rejected':
-        if (!replacement) await this.filler.fill(tx.chainId, signer, nonce);
+        if (!replacement) {
+          this.slots.release(tx.id);
+          await this.filler.fill(tx.chainId, signer, nonce);
+        }
         throw new PermanentSendError(`the node refused the transaction`);
       default:
         throw new TransientSendError(`broadcast of ${tx.executionTxHash} failed (${outcome})`);
@@ -243,6 +269,7 @@ export class SenderService {
     if (verdict === 'reissue') {
       await this.nonces.resync(tx.chainId, tx.sender as string);
       await this.txs.releaseNonce(tx.id);
+      this.slots.release(tx.id);
       throw new TransientSendError(`nonce ${tx.nonce} of ${tx.sender} was consumed by another transaction on chain ${tx.chainId}`);
     }
     await this.watch(tx, previous);
@@ -269,11 +296,11 @@ export class SenderService {
     }
     if (outcome === 'nonce-used') return this.afterVerdict(tx, previous, await this.fate.decide(tx, previous));
     if (outcome === 'replacement-underpriced') return this.watch(tx, previous);
-    if (outcome === 'busy') throw new BackPressureSendError(`the node refused ${tx.id} for now (pool full or too many pending)`);
+    if (outcome === 'busy') throw this.poolFull(tx.chainId, latest.sender, latest.hash);
     if (outcome === 'under-base-fee' && tx.transactionType !== 'funding-signed' && tx.sender) {
       const signer = tx.derivationPath ? this.signers.derive(tx.derivationPath) : this.signers.byAddress(tx.sender);
       const repriced = signer ? await this.repriced(tx, recordedFees(latest), false) : null;
-      if (repriced && maxGasPrice(repriced) <= BigInt(latest.maxFeePerGas)) throw new BackPressureSendError(`${tx.id} is priced under the base fee; the fee data read does not show it yet`);
+      if (repriced && maxGasPrice(repriced) <= BigInt(latest.maxFeePerGas)) throw new BackPressureError(`${tx.id} is priced under the base fee; the fee data read does not show it yet`, UNDER_BASE_FEE_RETRY_MS);
       if (signer && repriced) {
         this.logger.log(`re-pricing ${tx.id} (nonce ${tx.nonce}) under the base fee: max fee ${latest.maxFeePerGas} → ${maxGasPrice(repriced)}`);
         await this.signAndBroadcast(tx, signer, repriced, tx.nonce);
@@ -282,6 +309,16 @@ export class SenderService {
     }
     if (outcome === 'rejected') throw new PermanentSendError('the node refused the transaction');
     throw new TransientSendError(`rebroadcast of ${latest.hash} failed (${outcome})`);
+  }
+
+  /**
+   * The node proved it did not take the transaction (pool full for the key, or too many pending):
+   * the row keeps its nonce and signed bytes (no gap) and is sent again once the key has room;
+   * the key takes no new nonce meanwhile.
+   */
+  private poolFull(chainId: number, sender: string, hash: string): BackPressureError {
+    this.slots.refused(chainId, sender);
+    return new BackPressureError(`the node's pool is full for ${sender}: ${hash} is sent again later`, POOL_FULL_RETRY_MS);
   }
 
   private async afterBroadcast(tx: RelayTransactionEntity, hash: string, fromBlock: number): Promise<void> {

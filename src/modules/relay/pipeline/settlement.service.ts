@@ -14,6 +14,7 @@ import { IN_FLIGHT, minedStage, Move, move, SENT, Stage } from '../core/stage';
 import { RelayBroadcastStore } from '../store/relay-broadcast.store';
 import { FailureReason, RelayTransactionEntity } from '../store/relay-transaction.entity';
 import { applyStamps, RelayTransactionStore, SettledFields } from '../store/relay-transaction.store';
+import { KeySlots } from './key-slots.service';
 
 /**
  * Moves an in-flight transaction to its final stage (executed, reverted, failed) with, in ONE
@@ -34,6 +35,7 @@ export class SettlementService {
     private readonly publisher: TxStatusPublisher,
     private readonly metrics: MetricsService,
     private readonly lowBalance: LowBalanceMonitor,
+    private readonly slots: KeySlots,
   ) {}
 
   /**
@@ -43,6 +45,8 @@ export class SettlementService {
    */
   async settleMined(txId: string, receipt: MinedReceipt, known?: RelayTransactionEntity): Promise<void> {
     const seenAt = Date.now();
+    // Mined: its nonce no longer occupies the sender's pending pool, whatever settlement finds.
+    this.slots.release(txId);
     let tx = known ?? (await this.txs.findById(txId));
     if (!tx || tx.status !== 'PENDING') return;
     const sentAt = tx.broadcastAt ?? tx.signedAt;
@@ -107,7 +111,7 @@ export class SettlementService {
    * nothing, but top-up transfers already made for it were spent and are charged.
    */
   async failUnsent(txId: string, error: string, reason: FailureReason = 'not_sent', from: readonly Stage[] = IN_FLIGHT): Promise<boolean> {
-    return this.finish(txId, move('failed', from), null, async (tx) => {
+    const failed = await this.finish(txId, move('failed', from), null, async (tx) => {
       const spentWei = BigInt(tx.fundingCostWei);
       const spentMicro = spentWei > 0n ? await this.toMicro(tx.chainId, spentWei) : 0n;
       return {
@@ -121,6 +125,9 @@ export class SettlementService {
         },
       };
     });
+    // Failed here: whatever it held of a key's in-flight slots is free (a row in another stage keeps its slot).
+    if (failed) this.slots.release(txId);
+    return failed;
   }
 
   /**

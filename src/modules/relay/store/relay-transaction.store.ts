@@ -63,6 +63,13 @@ export class RelayTransactionStore extends SqlStore {
       .getMany();
   }
 
+  /** Of these ids, the rows still signed or broadcast (in flight on a node). */
+  async stillSent(ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.rows<{ id: string }>(sql`SELECT id FROM relay_transactions WHERE id = ANY(${ids}::uuid[]) AND stage = ANY(${[...SENT]}::varchar[])`);
+    return new Set(rows.map((r) => r.id));
+  }
+
   /**
    * An accepted submission as ONE statement: the account's reservation within every limit and
    * its reserve entry, the row and its status event, each written only when the reservation

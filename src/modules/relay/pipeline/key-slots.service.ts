@@ -1,0 +1,181 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { AppConfig } from '../../../config/app-config';
+import { capAfterRefusal, pickKey } from '../core/key-choice';
+import { RelayTransactionStore } from '../store/relay-transaction.store';
+
+interface Waiter {
+  chainId: number;
+  signers: readonly { address: string }[];
+  txId: string;
+  resolve: (index: number) => void;
+  timer: NodeJS.Timeout;
+}
+
+/** How long a cap learned from a node's "txpool full" refusal holds before the configured bound applies again. */
+const REFUSAL_CAP_MS = 30_000;
+/** Slots held longer than this are checked against the database (a row settled by another process frees its slot here too). */
+const SWEEP_AFTER_MS = 10_000;
+const SWEEP_EVERY_MS = 5_000;
+
+/**
+ * Bounds the transactions signed and not yet mined per relayer key (RELAY_MAX_IN_FLIGHT_PER_KEY):
+ * real nodes keep about 16 pending transactions per sender and hosted RPCs refuse more. A send
+ * takes a slot on the least loaded key of its pool before its nonce is claimed and gives it back
+ * when the transaction is mined, failed or its nonce released. When every key is full the send
+ * waits here, first come first served, and is woken by the first slot that frees.
+ *
+ * The count is this process's: several workers sharing keys each keep their own bound.
+ */
+@Injectable()
+export class KeySlots implements OnModuleDestroy {
+  private readonly logger = new Logger(KeySlots.name);
+  private readonly loads = new Map<string, number>();
+  private readonly caps = new Map<string, { cap: number; until: number }>();
+  private readonly holders = new Map<string, { key: string; since: number }>();
+  private waiters: Waiter[] = [];
+  private turn = 0;
+  private sweeper?: NodeJS.Timeout;
+  private sweeping = false;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly txs: RelayTransactionStore,
+  ) {}
+
+  /**
+   * A slot on one of `signers` for `txId`, waiting up to `waitMs` for one to free; null when
+   * none did. A transaction that already holds a slot gets its key back.
+   */
+  acquire<S extends { address: string }>(chainId: number, signers: readonly S[], txId: string, waitMs: number): Promise<S | null> {
+    const held = this.holders.get(txId);
+    if (held) {
+      const same = signers.find((s) => slotKey(chainId, s.address) === held.key);
+      if (same) return Promise.resolve(same);
+      this.release(txId);
+    }
+    const now = this.take(chainId, signers, txId);
+    if (now >= 0) return Promise.resolve(signers[now]);
+    if (waitMs <= 0) return Promise.resolve(null);
+    return new Promise<S | null>((resolve) => {
+      const waiter: Waiter = {
+        chainId,
+        signers,
+        txId,
+        resolve: (index) => resolve(index >= 0 ? signers[index] : null),
+        timer: setTimeout(() => {
+          this.waiters = this.waiters.filter((w) => w !== waiter);
+          waiter.resolve(-1);
+        }, waitMs),
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** The transaction is no longer in flight (mined, failed, nonce released, never claimed). Idempotent. */
+  release(txId: string): void {
+    const held = this.holders.get(txId);
+    if (!held) return;
+    this.holders.delete(txId);
+    const load = (this.loads.get(held.key) ?? 1) - 1;
+    if (load > 0) this.loads.set(held.key, load);
+    else this.loads.delete(held.key);
+    this.wake();
+  }
+
+  /**
+   * A node refused a transaction of this key because its pool for the sender (or the whole pool)
+   * is full: no new nonce goes to the key until it holds fewer than it did, for a while.
+   */
+  refused(chainId: number, address: string): void {
+    const key = slotKey(chainId, address);
+    const cap = capAfterRefusal(this.loads.get(key) ?? 0, this.config.RELAY_MAX_IN_FLIGHT_PER_KEY);
+    this.caps.set(key, { cap, until: Date.now() + REFUSAL_CAP_MS });
+    this.logger.warn(`node refused a transaction of ${address} on ${chainId} as too many pending: at most ${cap} in flight on it for ${REFUSAL_CAP_MS / 1000} s`);
+  }
+
+  /** Transactions of this key in flight, as this process counts them. */
+  inFlight(chainId: number, address: string): number {
+    return this.loads.get(slotKey(chainId, address)) ?? 0;
+  }
+
+  /** Sends waiting for a slot. */
+  waiting(): number {
+    return this.waiters.length;
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.sweeper);
+    for (const w of this.waiters) {
+      clearTimeout(w.timer);
+      w.resolve(-1);
+    }
+    this.waiters = [];
+  }
+
+  private take(chainId: number, signers: readonly { address: string }[], txId: string): number {
+    const keys = signers.map((s) => slotKey(chainId, s.address));
+    const index = pickKey(
+      keys.map((k) => this.loads.get(k) ?? 0),
+      keys.map((k) => this.capOf(k)),
+      this.turn++,
+    );
+    if (index < 0) return -1;
+    this.loads.set(keys[index], (this.loads.get(keys[index]) ?? 0) + 1);
+    this.holders.set(txId, { key: keys[index], since: Date.now() });
+    this.startSweeper();
+    return index;
+  }
+
+  private capOf(key: string): number {
+    const bound = this.config.RELAY_MAX_IN_FLIGHT_PER_KEY;
+    const learned = this.caps.get(key);
+    if (!learned) return bound;
+    if (learned.until <= Date.now()) {
+      this.caps.delete(key);
+      return bound;
+    }
+    return Math.min(bound, learned.cap);
+  }
+
+  /** First come, first served: each waiter in turn takes a slot if its pool has one. */
+  private wake(): void {
+    if (this.waiters.length === 0) return;
+    const still: Waiter[] = [];
+    for (const w of this.waiters) {
+      const index = this.take(w.chainId, w.signers, w.txId);
+      if (index < 0) {
+        still.push(w);
+        continue;
+      }
+      clearTimeout(w.timer);
+      w.resolve(index);
+    }
+    this.waiters = still;
+  }
+
+  private startSweeper(): void {
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => void this.sweep(), SWEEP_EVERY_MS);
+    this.sweeper.unref();
+  }
+
+  /** Frees slots whose rows left the signed/broadcast stages without this process hearing of it. */
+  private async sweep(): Promise<void> {
+    if (this.sweeping) return;
+    const old = [...this.holders].filter(([, h]) => Date.now() - h.since > SWEEP_AFTER_MS).map(([txId]) => txId);
+    if (old.length === 0) return;
+    this.sweeping = true;
+    try {
+      const sent = await this.txs.stillSent(old);
+      for (const txId of old) if (!sent.has(txId)) this.release(txId);
+    } catch (err) {
+      this.logger.warn(`in-flight slot sweep failed: ${(err as Error).message}`);
+    } finally {
+      this.sweeping = false;
+    }
+  }
+}
+
+function slotKey(chainId: number, address: string): string {
+  return `${chainId}:${address.toLowerCase()}`;
+}

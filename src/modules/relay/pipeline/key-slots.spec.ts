@@ -1,0 +1,81 @@
+import { AppConfig } from '../../../config/app-config';
+import { RelayTransactionStore } from '../store/relay-transaction.store';
+import { KeySlots } from './key-slots.service';
+
+describe('KeySlots: the in-flight bound per relayer key', () => {
+  const keys = [{ address: '0xAAA' }, { address: '0xBBB' }];
+  let slots: KeySlots;
+  const make = (bound: number) => new KeySlots({ RELAY_MAX_IN_FLIGHT_PER_KEY: bound } as AppConfig, { stillSent: async () => new Set<string>() } as unknown as RelayTransactionStore);
+  afterEach(() => slots.onModuleDestroy());
+
+  it('spreads a burst over every key and never goes past the bound', async () => {
+    slots = make(3);
+    const got = await Promise.all(Array.from({ length: 6 }, (_, i) => slots.acquire(1, keys, `t${i}`, 0)));
+    expect(got.every(Boolean)).toBe(true);
+    expect(slots.inFlight(1, '0xaaa')).toBe(3);
+    expect(slots.inFlight(1, '0xbbb')).toBe(3);
+    expect(await slots.acquire(1, keys, 't6', 0)).toBeNull();
+    // Another chain's slots are separate.
+    expect(await slots.acquire(2, keys, 't7', 0)).not.toBeNull();
+  });
+
+  it('a waiting send gets the first slot that frees, first come first served, and waits no longer', async () => {
+    slots = make(1);
+    await slots.acquire(1, keys, 'a', 0);
+    await slots.acquire(1, keys, 'b', 0);
+    const first = slots.acquire(1, keys, 'c', 5_000);
+    const second = slots.acquire(1, keys, 'd', 5_000);
+    expect(slots.waiting()).toBe(2);
+    const started = Date.now();
+    slots.release('b');
+    expect((await first)?.address).toBe('0xBBB');
+    expect(Date.now() - started).toBeLessThan(100);
+    expect(slots.waiting()).toBe(1);
+    slots.release('a');
+    expect((await second)?.address).toBe('0xAAA');
+  });
+
+  it('gives up after the wait with null, and release is idempotent', async () => {
+    slots = make(1);
+    await slots.acquire(1, keys, 'a', 0);
+    await slots.acquire(1, keys, 'b', 0);
+    expect(await slots.acquire(1, keys, 'c', 30)).toBeNull();
+    expect(slots.waiting()).toBe(0);
+    slots.release('a');
+    slots.release('a');
+    expect(slots.inFlight(1, '0xaaa')).toBe(0);
+    expect(slots.inFlight(1, '0xbbb')).toBe(1);
+  });
+
+  it('a transaction that holds a slot gets the same key again, not a second slot', async () => {
+    slots = make(4);
+    const first = await slots.acquire(1, keys, 'a', 0);
+    const again = await slots.acquire(1, keys, 'a', 0);
+    expect(again?.address).toBe(first?.address);
+    expect(slots.inFlight(1, first!.address)).toBe(1);
+  });
+
+  it("a node's txpool-full refusal stops new work on that key until it holds fewer", async () => {
+    slots = make(16);
+    for (let i = 0; i < 8; i++) await slots.acquire(1, keys, `t${i}`, 0);
+    slots.refused(1, '0xAAA'); // held 4, cap now 3
+    for (let i = 8; i < 12; i++) expect((await slots.acquire(1, keys, `t${i}`, 0))?.address).toBe('0xBBB');
+    expect(slots.inFlight(1, '0xaaa')).toBe(4);
+  });
+
+  it('frees slots of rows that left the in-flight stages elsewhere (sweep against the database)', async () => {
+    jest.useFakeTimers();
+    try {
+      slots = new KeySlots({ RELAY_MAX_IN_FLIGHT_PER_KEY: 1 } as AppConfig, { stillSent: async () => new Set(['b']) } as unknown as RelayTransactionStore);
+      await slots.acquire(1, keys, 'a', 0);
+      await slots.acquire(1, keys, 'b', 0);
+      jest.advanceTimersByTime(15_000);
+      await jest.runAllTicks();
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(slots.inFlight(1, '0xaaa') + slots.inFlight(1, '0xbbb')).toBe(1);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+});
