@@ -3,6 +3,7 @@ import { AccountsModule, AdminGuard } from '../accounts';
 import { RelayCoreModule } from '../relay';
 import { RelayersController } from './operator/relayers.controller';
 import { RelayerWallets } from './operator/relayer-wallets.service';
+import { RelayerWalletsModule } from '../relayer-wallets';
 import { DashboardAssets } from './page/dashboard-assets';
 import { DashboardPageController } from './page/dashboard-page.controller';
 import { SpendService } from './team/spend.service';
@@ -10,7 +11,7 @@ import { TeamController } from './team/team.controller';
 
 /** The web dashboard (/dashboard) and the reads only it needs: the caller's account, spend, relayer wallets. */
 @Module({
-  imports: [AccountsModule, RelayCoreModule],
+  imports: [AccountsModule, RelayCoreModule, RelayerWalletsModule],
   controllers: [DashboardPageController, TeamController, RelayersController],
   providers: [DashboardAssets, SpendService, RelayerWallets, AdminGuard],
 })

@@ -2,11 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { formatUnits } from 'ethers';
 import { ChainRegistry } from '../../chains';
 import { RegionResolver, SignerPool } from '../../relay';
+import { RelayerWalletsService } from '../../relayer-wallets';
 import { RelayerWalletDto } from './relayer-wallets.dto';
 
 /**
- * Every relayer key of every region on every EVM chain, with its balance read from the chain.
- * Kept to this one method so a wallets service that also knows floors and top-ups can replace it.
+ * Every relayer key of every region on every EVM chain, with its balance read from the chain now
+ * (the operator wants the live figure) and the chain's floor from the wallet monitor.
  */
 @Injectable()
 export class RelayerWallets {
@@ -14,16 +15,18 @@ export class RelayerWallets {
     private readonly signers: SignerPool,
     private readonly regions: RegionResolver,
     private readonly chains: ChainRegistry,
+    private readonly wallets: RelayerWalletsService,
   ) {}
 
   list(): Promise<RelayerWalletDto[]> {
     const chains = this.chains.all().filter((c) => c.enabled && c.rpcUrl);
+    const floors = new Map(this.wallets.snapshot().map((w) => [w.chainId, w.floorWei]));
     const rows = this.regions.regions.flatMap((region) =>
       this.signers.poolAddresses(region).flatMap((address) => chains.map((chain) => ({ region, chain, address }))),
     );
     return Promise.all(
       rows.map(async ({ region, chain, address }): Promise<RelayerWalletDto> => {
-        const base = { region, chainId: chain.chainId, chainName: chain.name, address, symbol: chain.nativeCurrency.symbol, floorWei: null };
+        const base = { region, chainId: chain.chainId, chainName: chain.name, address, symbol: chain.nativeCurrency.symbol, floorWei: floors.get(chain.chainId) ?? null };
         try {
           const wei = await this.chains.provider(chain.chainId).getBalance(address);
           return { ...base, balanceWei: wei.toString(), balance: formatUnits(wei, chain.nativeCurrency.decimals), error: null };
