@@ -100,6 +100,18 @@ describe('relay: bounded in-flight transactions per relayer key', () => {
     const chainsFile = join(TEST_STATE_DIR, 'chains-inflight.json');
     writeFileSync(chainsFile, JSON.stringify(file));
     t = await createTestApp({ env: { CHAINS_FILE: chainsFile, RELAY_MAX_IN_FLIGHT_PER_KEY: String(BOUND), RELAYER_KEYS_PER_REGION: '2', RELAY_SLOT_WAIT_MS: '1000', RELAY_REPLACE_AFTER_MS: '60000' } });
+    // The specs share the database and this node: transactions earlier specs left in flight on
+    // 84532 (held with automine off, cancelled, expired) are picked up by this app's reconciler
+    // and use the same two keys' slots and pool room. Let them finish first, so the bound and
+    // the pool counted below are this spec's own.
+    const dataSource = t.app.get(DataSource);
+    const quietBy = Date.now() + 30_000;
+    for (;;) {
+      const [{ n }] = await dataSource.query(`SELECT count(*)::int AS n FROM relay_transactions WHERE chain_id = 84532 AND status = 'PENDING'`);
+      if (n === 0 || Date.now() > quietBy) break;
+      await rpc.send('evm_mine', []);
+      await new Promise((r) => setTimeout(r, 250));
+    }
   });
   afterEach(async () => {
     proxy.cap = null;
