@@ -1,34 +1,12 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
-import { join } from 'node:path';
+import { ChildProcess } from 'node:child_process';
 import { DataSource } from 'typeorm';
 import { mintCall, randomAddress, testChain, token, tokenContract } from './support/chain-fixtures';
 import type { TestApp } from './support/test-app';
-import { TEST_STATE_DIR, testEnv } from './support/test-env';
+import { spawnWorker } from './support/chain-conditions/scenario';
+import { testEnv } from './support/test-env';
 
-const ROOT = join(__dirname, '..');
-
-/** A real worker process (APP_ROLE=worker) that the test can kill with SIGKILL. */
-function startWorker(): Promise<ChildProcess> {
-  const child = spawn(join(ROOT, 'node_modules/.bin/ts-node'), ['--transpile-only', 'src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...testEnv(), APP_ROLE: 'worker', PORT: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('worker did not start in 45 s')), 45_000);
-    const log = createWriteStream(join(TEST_STATE_DIR, `worker-${child.pid}.log`));
-    child.stdout?.pipe(log);
-    child.stderr?.pipe(log);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('worker started')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`worker exited with ${code}`)));
-  });
-}
+/** A real worker process (APP_ROLE=worker) that the test can kill with SIGKILL; killed itself if it misses its start deadline. */
+const startWorker = (): Promise<ChildProcess> => spawnWorker(testEnv());
 
 describe('relay: a worker killed mid-flight', () => {
   let t: TestApp;

@@ -10,6 +10,7 @@ import { AccountPolicy1764600000000 } from './1764600000000-account-policy';
 import { IdempotencyKeys1764610000000 } from './1764610000000-idempotency-keys';
 import { TxLifecycle1764610100000 } from './1764610100000-tx-lifecycle';
 import { RelayerTopUps1764630000000 } from './1764630000000-relayer-top-ups';
+import { SettledFinality1764700000000 } from './1764700000000-settled-finality';
 
 /** Every migration in order; listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   IdempotencyKeys1764610000000,
   TxLifecycle1764610100000,
   RelayerTopUps1764630000000,
+  SettledFinality1764700000000,
 ];

@@ -121,6 +121,18 @@ export class MetricsService {
     this.relayStage.observe({ chain: String(chainId), stage }, Math.max(0, Date.now() - startedMs) / 1000);
   }
 
+  /**
+   * Settled transactions followed to their chain's confirmation depth: finalized (the block held),
+   * repriced or restaged (a reorg moved it and the row was corrected), missing (no receipt for any
+   * of its transactions on the canonical chain: its bytes were sent again).
+   */
+  readonly relayFinality = new Counter({
+    name: 'relay_settlement_finality_total',
+    help: 'Settled transactions checked at confirmation depth, by chain and result (finalized, repriced, restaged, missing)',
+    labelNames: ['chain', 'result'],
+    registers: [this.registry],
+  });
+
   /** Wei as a float: exact to ~15 significant digits, enough to see a key run down. */
   readonly relayerBalance = new Gauge({
     name: 'relayer_balance_wei',

@@ -10,6 +10,7 @@ import { Abandonment } from './pipeline/abandonment.service';
 import { ChainIo } from './pipeline/chain-io.service';
 import { DerivedFunding } from './pipeline/derived-funding.service';
 import { MinedCheck } from './pipeline/mined-check';
+import { SettledFinality } from './pipeline/settled-finality.service';
 import { NonceFiller } from './pipeline/nonce-filler';
 import { NonceFate } from './pipeline/nonce-fate';
 import { SenderService } from './pipeline/sender.service';
@@ -17,7 +18,7 @@ import { SenderService } from './pipeline/sender.service';
 /** Queue consumers, receipt tracking and the reconciler: loaded by APP_ROLE worker and all. */
 @Module({
   imports: [RelayCoreModule, LivenessModule],
-  providers: [ChainIo, MinedCheck, NonceFate, NonceFiller, DerivedFunding, Abandonment, SenderService, BroadcastMarks, ReceiptTracker, SendProcessor, ReconcilerService, ReconcilerProcessor],
+  providers: [ChainIo, MinedCheck, NonceFate, NonceFiller, DerivedFunding, Abandonment, SenderService, BroadcastMarks, ReceiptTracker, SendProcessor, ReconcilerService, ReconcilerProcessor, SettledFinality],
   exports: [ReconcilerService, SenderService],
 })
 export class RelayWorkerModule {}

@@ -88,6 +88,23 @@ export class LedgerService {
     });
   }
 
+  /**
+   * Corrects a settled charge by `deltaMicro` (positive: the account owes more; negative: it gets
+   * money back) under the settlement's reference. A charge beyond available takes what is there,
+   * as `settle` does for a cost above its reservation. Returns the delta actually applied.
+   */
+  adjust(userId: string, reference: string, deltaMicro: bigint, memo: string, em?: EntityManager): Promise<bigint> {
+    return this.inTransaction(em, async (m) => {
+      if (deltaMicro === 0n) return 0n;
+      const account = await this.lock(m, userId);
+      const applied = deltaMicro > account.availableMicro ? account.availableMicro : deltaMicro;
+      if (applied < deltaMicro) this.logger.warn(`adjust ${reference}: ${deltaMicro} micro-USD owed, available covers ${applied}`);
+      if (applied === 0n) return 0n;
+      await this.apply(m, account, 'adjust', -applied, 0n, reference, memo);
+      return applied;
+    });
+  }
+
   /** Returns a whole reservation to available (the transaction never cost anything). */
   release(userId: string, reference: string, em?: EntityManager): Promise<Balances> {
     return this.inTransaction(em, async (m) => {

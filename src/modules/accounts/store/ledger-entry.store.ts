@@ -52,14 +52,14 @@ export class LedgerEntryStore extends SqlStore {
   /**
    * What the account was charged per UTC hour or day since `since`: a settle entry takes its
    * `-(available + pending)` out of the account (what was charged; the rest of the reservation
-   * went back). `chainOf` maps an entry's reference to its chain (a fragment of the relay's store).
+   * went back), and an adjust entry corrects a charge after a reorg; `count` counts settlements. `chainOf` maps an entry's reference to its chain (a fragment of the relay's store).
    */
   spend(userId: string, bucket: SpendBucket, since: Date, chainOf: (reference: Sql) => Sql): Promise<SpendRow[]> {
     return this.rows<SpendRow>(
       sql`SELECT date_trunc(${bucket}, le.created_at, 'UTC') AS bucket, ${chainOf(sql`le.reference`)} AS "chainId",
-                 SUM(-(le.available_delta + le.pending_delta))::text AS "spentMicro", COUNT(*)::int AS count
+                 SUM(-(le.available_delta + le.pending_delta))::text AS "spentMicro", (COUNT(*) FILTER (WHERE le.kind = 'settle'))::int AS count
             FROM ledger_entries le
-           WHERE le.user_id = ${userId} AND le.kind = 'settle' AND le.created_at >= ${since}
+           WHERE le.user_id = ${userId} AND le.kind IN ('settle', 'adjust') AND le.created_at >= ${since}
            GROUP BY 1, 2 ORDER BY 1, 2`,
     );
   }

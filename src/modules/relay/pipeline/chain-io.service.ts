@@ -52,6 +52,12 @@ export class ChainIo {
     return null;
   }
 
+  /** The hash of the chain's block `number` as this node has it now, or null when it has none (yet). */
+  async blockHash(chainId: number, number: number): Promise<string | null> {
+    const block = (await this.chains.provider(chainId).send('eth_getBlockByNumber', [toQuantity(number), false])) as { hash?: string } | null;
+    return block?.hash?.toLowerCase() ?? null;
+  }
+
   /** The signer's nonce as of `block`: how many of its transactions were mined up to it. */
   async nonceAt(chainId: number, address: string, block: number): Promise<bigint> {
     return BigInt(await this.chains.provider(chainId).send('eth_getTransactionCount', [address, toQuantity(block)]));

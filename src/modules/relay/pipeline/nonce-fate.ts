@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ChainRegistry } from '../../chains';
+import { confirmationsOf } from '../core/confirmations';
 import { RelayBroadcastEntity } from '../store/relay-broadcast.entity';
 import { RelayTransactionEntity } from '../store/relay-transaction.entity';
 import { ChainIo } from './chain-io.service';
@@ -20,9 +21,6 @@ export type NonceFateVerdict = 'settled' | 'reissue' | 'wait' | 'open';
  * row to be signed under another nonce: until it says `reissue`, any of the row's signed
  * transactions could still be the one mined, and signing again could execute the call twice.
  */
-/** Where the chains file does not say (docs/decisions.md). */
-const DEFAULT_CONFIRMATIONS = 3;
-
 @Injectable()
 export class NonceFate {
   private readonly logger = new Logger(NonceFate.name);
@@ -36,7 +34,7 @@ export class NonceFate {
   async decide(tx: RelayTransactionEntity, broadcasts: RelayBroadcastEntity[]): Promise<NonceFateVerdict> {
     if (tx.nonce === null || !tx.sender) return 'open';
     if (await this.mined.settleIfMined(tx, broadcasts)) return 'settled';
-    const depth = this.chains.get(tx.chainId).confirmations ?? DEFAULT_CONFIRMATIONS;
+    const depth = confirmationsOf(this.chains.get(tx.chainId));
     const head = await this.chain.blockNumber(tx.chainId);
     // Read at the head first: most rows whose nonce is open are decided by one call.
     if ((await this.chain.nonceAt(tx.chainId, tx.sender, head)) <= tx.nonce) return 'open';

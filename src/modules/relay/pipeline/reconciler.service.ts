@@ -10,8 +10,10 @@ import { ReceiptTracker } from './receipt-tracker.service';
 import { MinedCheck } from './mined-check';
 import { NonceFiller } from './nonce-filler';
 import { NonceManager } from './nonce-manager.service';
+import { confirmationsOf } from '../core/confirmations';
 import { SignerPool } from '../core/signer-pool.service';
 import { SettlementService } from './settlement.service';
+import { SettledFinality } from './settled-finality.service';
 
 const GRACE_MS = 2_000;
 const BATCH = 500;
@@ -23,6 +25,9 @@ export interface ReconcileReport {
   replaced: number;
   settled: number;
   gapsFilled: number;
+  /** Settled rows found final at their chain's confirmation depth, and rows corrected after a reorg. */
+  finalized: number;
+  reorgCorrected: number;
 }
 
 /** A nonce allocated this long ago and still neither mined nor owned by a PENDING transaction is a gap. */
@@ -51,12 +56,16 @@ export class ReconcilerService {
     private readonly mined: MinedCheck,
     private readonly filler: NonceFiller,
     private readonly settlement: SettlementService,
+    private readonly finality: SettledFinality,
   ) {}
 
   async reconcile(): Promise<ReconcileReport> {
-    const report: ReconcileReport = { expired: 0, examined: 0, enqueued: 0, replaced: 0, settled: 0, gapsFilled: 0 };
+    const report: ReconcileReport = { expired: 0, examined: 0, enqueued: 0, replaced: 0, settled: 0, gapsFilled: 0, finalized: 0, reorgCorrected: 0 };
     report.expired = await this.expire();
     report.gapsFilled = await this.fillGaps();
+    const finality = await this.finality.check();
+    report.finalized = finality.finalized;
+    report.reorgCorrected = finality.corrected;
     const pending = await this.txs.inFlightBefore(new Date(Date.now() - GRACE_MS), BATCH);
     if (pending.length === 0) return this.logged(report);
     const live = await this.queue.liveTxIds();
@@ -135,7 +144,7 @@ export class ReconcilerService {
           const signer = this.signers.byAddress(address);
           if (!quiet || !signer) continue;
           // Nonces between the chain's and the counter that no PENDING transaction owns are holes.
-          const owned = await this.broadcastRows.ownedNonces(chain.chainId, address.toLowerCase(), onChain);
+          const owned = await this.broadcastRows.ownedNonces(chain.chainId, address.toLowerCase(), onChain, confirmationsOf(chain) > 0);
           for (let nonce = onChain; nonce < database && nonce < onChain + MAX_FILLS_PER_PASS; nonce++) {
             if (owned.has(nonce.toString())) continue;
             await this.filler.fill(chain.chainId, signer, nonce);
@@ -150,7 +159,7 @@ export class ReconcilerService {
   }
 
   private logged(report: ReconcileReport): ReconcileReport {
-    if (report.expired || report.enqueued || report.replaced || report.settled || report.gapsFilled) this.logger.log(`reconciled ${JSON.stringify(report)}`);
+    if (report.expired || report.enqueued || report.replaced || report.settled || report.gapsFilled || report.reorgCorrected) this.logger.log(`reconciled ${JSON.stringify(report)}`);
     return report;
   }
 }

@@ -8,9 +8,10 @@ import { PricingService } from '../../pricing';
 import { notificationFor, stagesOf, TxNotification, TxStatusPublisher } from '../../tx-events';
 import { weiToMicroUsd } from '../core/fees';
 import { MinedReceipt, receiptJson } from '../core/mined-receipt';
+import { ReorgCorrection } from '../core/reorg-correction';
 import { decodeRevertData, revertDataOf } from '../core/revert-decoder';
 import { countersFor, minedCostWei } from '../core/settlement-math';
-import { IN_FLIGHT, minedStage, Move, move, SENT, Stage } from '../core/stage';
+import { IN_FLIGHT, minedStage, Move, move, SENT, Stage, statusOf } from '../core/stage';
 import { RelayBroadcastStore } from '../store/relay-broadcast.store';
 import { FailureReason, RelayTransactionEntity } from '../store/relay-transaction.entity';
 import { applyStamps, RelayTransactionStore, SettledFields } from '../store/relay-transaction.store';
@@ -94,6 +95,36 @@ export class SettlementService {
       },
     }));
     this.metrics.observeStage(tx.chainId, 'settlement', seenAt);
+  }
+
+  /**
+   * A settled row whose transaction a reorg moved (another block, price or outcome): in ONE
+   * database transaction, the row under its lock (left alone when it no longer holds the receipt
+   * `row` was read with: another pass corrected it first), its canonical receipt, hash, cost and
+   * stage, an `adjust` ledger entry for the difference in cost, and a status event when the
+   * outcome changed. The difference is priced at today's native price on both sides, so it is
+   * the gas difference alone. False when nothing was written.
+   */
+  async correctAfterReorg(row: RelayTransactionEntity, receipt: MinedReceipt, c: ReorgCorrection): Promise<boolean> {
+    const deltaMicro = (await this.toMicro(row.chainId, c.canonicalWei)) - (await this.toMicro(row.chainId, c.recordedWei));
+    let notification: TxNotification | null = null;
+    let written: RelayTransactionEntity | null = null;
+    await this.txs.transaction(async (em) => {
+      const locked = await this.txs.lockForSettlement(row.id, em);
+      if (!locked || locked.finalizedAt || locked.receipt?.blockHash !== row.receipt?.blockHash || locked.executionTxHash !== row.executionTxHash) return;
+      const memo = `reorg: ${receipt.transactionHash} now in block ${receipt.blockNumber} (${receipt.blockHash}), was ${row.receipt?.blockHash ?? 'unknown'}`;
+      const applied = await this.ledger.adjust(locked.userId, `tx:${locked.id}`, deltaMicro, memo, em);
+      const previous = locked.status;
+      const fields = { executionTxHash: receipt.transactionHash, receipt: receiptJson(receipt), costMicro: (locked.costMicro ?? 0n) + applied, failureReason: c.failureReason, stage: c.stage };
+      await this.txs.correctSettled(locked.id, fields, em);
+      written = Object.assign(locked, fields, { status: statusOf(c.stage) });
+      if (written.status !== previous) notification = await this.publisher.record(em, written, previous);
+    });
+    if (!written) return false;
+    const w = written as RelayTransactionEntity;
+    this.logger.warn(`tx ${w.id} corrected after a reorg: ${w.status} ${receipt.transactionHash} in block ${receipt.blockNumber}, charge ${deltaMicro >= 0n ? '+' : ''}${deltaMicro} micro-USD`);
+    if (notification) await this.publisher.publish('status', notification, w.origin);
+    return true;
   }
 
   /** A 0-value self-transfer at the row's nonce that the relay signed to cancel it (checked against the broadcast's kind). */

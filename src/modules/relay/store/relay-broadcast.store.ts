@@ -5,7 +5,7 @@ import { Sql, sql } from '../../../database/sql';
 import { SqlRunner, SqlStore } from '../../../database/sql-store';
 import { FeeSettings, maxGasPrice } from '../core/fees';
 import { RelayBroadcastEntity } from './relay-broadcast.entity';
-import { inFlightTxIds } from './relay-transaction.sql';
+import { inFlightTxIds, unfinalizedTxIds } from './relay-transaction.sql';
 
 /** A transaction as signed: its bytes and hash. */
 export interface SignedTx {
@@ -45,11 +45,16 @@ export class RelayBroadcastStore extends SqlStore {
     await this.manager(runner).insert(RelayBroadcastEntity, broadcast);
   }
 
-  /** Nonces of `sender` from `fromNonce` up that a transaction still in flight owns. */
-  async ownedNonces(chainId: number, sender: string, fromNonce: bigint): Promise<Set<string>> {
+  /**
+   * Nonces of `sender` from `fromNonce` up that a transaction still in flight owns, and with
+   * `settledUntilFinal` also one settled but not yet final at depth (a reorg may have dropped it
+   * and its bytes are being sent again: its nonce is no gap to fill).
+   */
+  async ownedNonces(chainId: number, sender: string, fromNonce: bigint, settledUntilFinal = false): Promise<Set<string>> {
+    const owners = settledUntilFinal ? sql`${inFlightTxIds()} UNION ALL ${unfinalizedTxIds(chainId, sender)}` : inFlightTxIds();
     const rows = await this.rows<{ nonce: string }>(
       sql`SELECT DISTINCT nonce::text AS nonce FROM relay_broadcasts
-           WHERE chain_id = ${chainId} AND sender = ${sender} AND nonce >= ${fromNonce}::bigint AND tx_id IN (${inFlightTxIds()})`,
+           WHERE chain_id = ${chainId} AND sender = ${sender} AND nonce >= ${fromNonce}::bigint AND tx_id IN (${owners})`,
     );
     return new Set(rows.map((r) => r.nonce));
   }

@@ -88,6 +88,13 @@ export class RelayTransactionEntity {
   @Column({ name: 'settled_at', type: 'timestamptz', nullable: true })
   settledAt: Date | null;
 
+  /**
+   * When the settled receipt's block was found canonical at the chain's confirmation depth (null
+   * until then, and on chains configured with 0 confirmations, which are taken as they are seen).
+   */
+  @Column({ name: 'finalized_at', type: 'timestamptz', nullable: true })
+  finalizedAt: Date | null;
+
   /** Null unless FAILED. */
   @Column({ name: 'failure_reason', type: 'varchar', length: 32, nullable: true })
   failureReason: FailureReason | null;

@@ -21,6 +21,11 @@ export function inFlightTxIds(): Sql {
   return sql`SELECT id FROM relay_transactions WHERE status = ${statusOf(IN_FLIGHT[0])}`;
 }
 
+/** Ids of `sender`'s settled transactions on `chainId` not yet final at the chain's depth. */
+export function unfinalizedTxIds(chainId: number, sender: string): Sql {
+  return sql`SELECT id FROM relay_transactions WHERE chain_id = ${chainId} AND finalized_at IS NULL AND receipt IS NOT NULL AND sender = ${sender}`;
+}
+
 /**
  * The chain of the relayed transaction a ledger reference (`tx:<id>`) names, or NULL for any
  * other reference; the CASE keeps a malformed reference from failing the uuid cast.

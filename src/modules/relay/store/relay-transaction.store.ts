@@ -211,6 +211,45 @@ export class RelayTransactionStore extends SqlStore {
   }
 
   /**
+   * Settled rows on `chainId` whose receipt's block is at or below `maxBlock` (the chain's head less
+   * its confirmation depth) and not yet taken as final, oldest block first.
+   */
+  settledAwaitingFinality(chainId: number, maxBlock: number, limit: number): Promise<RelayTransactionEntity[]> {
+    return this.manager()
+      .createQueryBuilder(RelayTransactionEntity, 't')
+      .where('t.chain_id = :chainId AND t.finalized_at IS NULL AND t.receipt IS NOT NULL', { chainId })
+      .andWhere("(t.receipt->>'blockNumber')::bigint <= :maxBlock", { maxBlock })
+      .orderBy("(t.receipt->>'blockNumber')::bigint", 'ASC')
+      .limit(limit)
+      .getMany();
+  }
+
+  /** Rows whose settled block the chain still holds at its confirmation depth: final from now on. */
+  async markFinalized(ids: string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    return (await this.rows(sql`UPDATE relay_transactions SET finalized_at = now() WHERE id = ANY(${ids}::uuid[]) AND finalized_at IS NULL RETURNING id`)).length;
+  }
+
+  /**
+   * A settled row corrected after a reorg moved its transaction, in the caller's transaction (the
+   * row locked by `lockForSettlement`): the canonical receipt and hash, the cost, and the final
+   * stage when the outcome changed. A final stage changes nowhere else: the table of moves ends
+   * there, and only the chain, read again at depth, may say the first settlement was wrong.
+   */
+  async correctSettled(
+    txId: string,
+    fields: Pick<RelayTransactionEntity, 'executionTxHash' | 'receipt' | 'costMicro' | 'failureReason'> & { stage: Stage },
+    runner: SqlRunner,
+  ): Promise<void> {
+    const { stage, ...rest } = fields;
+    await this.rows(
+      sql`UPDATE relay_transactions SET stage = ${stage}, status = ${statusOf(stage)}, updated_at = now(), ${this.assignments(rest)}
+           WHERE id = ${txId}::uuid AND finalized_at IS NULL`,
+      runner,
+    );
+  }
+
+  /**
    * Asks for the row's cancellation (a client's cancel, or its validUntil passing) while it is
    * sent and not final; the first reason stays. The row's stage, or undefined when it is not
    * in a sent stage (still accepted, or final).
