@@ -32,6 +32,9 @@ export class KeySlots implements OnModuleDestroy {
   private readonly loads = new Map<string, number>();
   private readonly caps = new Map<string, { cap: number; until: number }>();
   private readonly holders = new Map<string, { key: string; since: number }>();
+  /** Per key, the rows whose nonce a node refused as "pool full" and that wait to send it again: row id → nonce. */
+  private readonly parked = new Map<string, Map<string, bigint>>();
+  private readonly parkedKeyOf = new Map<string, string>();
   private waiters: Waiter[] = [];
   private turn = 0;
   private sweeper?: NodeJS.Timeout;
@@ -73,6 +76,7 @@ export class KeySlots implements OnModuleDestroy {
 
   /** The transaction is no longer in flight (mined, failed, nonce released, never claimed). Idempotent. */
   release(txId: string): void {
+    this.taken(txId);
     const held = this.holders.get(txId);
     if (!held) return;
     this.holders.delete(txId);
@@ -86,11 +90,37 @@ export class KeySlots implements OnModuleDestroy {
    * A node refused a transaction of this key because its pool for the sender (or the whole pool)
    * is full: no new nonce goes to the key until it holds fewer than it did, for a while.
    */
-  refused(chainId: number, address: string): void {
+  refused(chainId: number, address: string, txId: string, nonce: bigint): void {
     const key = slotKey(chainId, address);
+    const parked = this.parked.get(key) ?? new Map<string, bigint>();
+    parked.set(txId, nonce);
+    this.parked.set(key, parked);
+    this.parkedKeyOf.set(txId, key);
     const cap = capAfterRefusal(this.loads.get(key) ?? 0, this.config.RELAY_MAX_IN_FLIGHT_PER_KEY);
     this.caps.set(key, { cap, until: Date.now() + REFUSAL_CAP_MS });
     this.logger.warn(`node refused a transaction of ${address} on ${chainId} as too many pending: at most ${cap} in flight on it for ${REFUSAL_CAP_MS / 1000} s`);
+  }
+
+  /**
+   * True while a lower nonce of this key waits to be sent again after a "pool full" refusal:
+   * a node would hold `nonce` as queued behind the gap, where it takes the sender's room and
+   * can keep the lower one out for good. It waits for the lower one instead.
+   */
+  behindRefused(chainId: number, address: string, nonce: bigint): boolean {
+    const parked = this.parked.get(slotKey(chainId, address));
+    if (!parked) return false;
+    for (const lower of parked.values()) if (lower < nonce) return true;
+    return false;
+  }
+
+  /** A node took the row's transaction (or it left flight): it no longer holds back the key's higher nonces. */
+  taken(txId: string): void {
+    const key = this.parkedKeyOf.get(txId);
+    if (key === undefined) return;
+    this.parkedKeyOf.delete(txId);
+    const parked = this.parked.get(key);
+    parked?.delete(txId);
+    if (parked?.size === 0) this.parked.delete(key);
   }
 
   /** Transactions of this key in flight, as this process counts them. */

@@ -58,9 +58,26 @@ describe('KeySlots: the in-flight bound per relayer key', () => {
   it("a node's txpool-full refusal stops new work on that key until it holds fewer", async () => {
     slots = make(16);
     for (let i = 0; i < 8; i++) await slots.acquire(1, keys, `t${i}`, 0);
-    slots.refused(1, '0xAAA'); // held 4, cap now 3
+    slots.refused(1, '0xAAA', 't0', 5n); // held 4, cap now 3
     for (let i = 8; i < 12; i++) expect((await slots.acquire(1, keys, `t${i}`, 0))?.address).toBe('0xBBB');
     expect(slots.inFlight(1, '0xaaa')).toBe(4);
+  });
+
+  it('holds back higher nonces of a key while a lower one waits after a pool-full refusal, until the node takes it or the row leaves flight', async () => {
+    slots = make(16);
+    expect(slots.behindRefused(1, '0xAAA', 11n)).toBe(false);
+    slots.refused(1, '0xAAA', 'low', 10n);
+    expect(slots.behindRefused(1, '0xaaa', 11n)).toBe(true);
+    // Its own nonce and lower ones go; another key and another chain are not held.
+    expect(slots.behindRefused(1, '0xAAA', 10n)).toBe(false);
+    expect(slots.behindRefused(1, '0xAAA', 9n)).toBe(false);
+    expect(slots.behindRefused(1, '0xBBB', 11n)).toBe(false);
+    expect(slots.behindRefused(2, '0xAAA', 11n)).toBe(false);
+    slots.taken('low');
+    expect(slots.behindRefused(1, '0xAAA', 11n)).toBe(false);
+    slots.refused(1, '0xAAA', 'low', 10n);
+    slots.release('low');
+    expect(slots.behindRefused(1, '0xAAA', 11n)).toBe(false);
   });
 
   it('frees slots of rows that left the in-flight stages elsewhere (sweep against the database)', async () => {

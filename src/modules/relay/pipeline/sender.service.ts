@@ -166,7 +166,7 @@ export class SenderService {
       return this.afterVerdict(tx, previous, await this.fate.decide(tx, previous));
     }
     if (outcome === 'replacement-underpriced') return this.watch(tx);
-    if (outcome === 'busy') throw this.poolFull(tx.chainId, signer.address, hash);
+    if (outcome === 'busy') throw this.poolFull(tx.chainId, signer.address, tx.id, nonce, hash);
     throw new TransientSendError(`cancellation ${hash} of ${tx.id} was not accepted (${outcome})`);
   }
 
@@ -215,10 +215,12 @@ export class SenderService {
     tx.executionTxHash = hash;
     if (reuseNonce !== null) Object.assign(tx, { gasPrice: null, maxFeePerGas: null, maxPriorityFeePerGas: null }, feeColumns(fees));
     if (tx.stage === 'accepted') tx.stage = 'signed';
+    if (this.slots.behindRefused(tx.chainId, signer.address, nonce)) throw this.heldBack(tx.chainId, signer.address, nonce, hash);
     const broadcastStarted = Date.now();
     const outcome = await this.chain.broadcast(tx.chainId, raw);
     this.metrics.observeStage(tx.chainId, 'broadcast', broadcastStarted);
     if (outcome === 'sent') {
+      this.slots.taken(tx.id);
       // The tracker's copy: inclusion is counted from here.
       tx.broadcastAt = new Date();
       await this.afterBroadcast(tx, hash, fromBlock);
@@ -251,7 +253,7 @@ export class SenderService {
         await this.watch(tx);
         return;
       case 'busy':
-        throw this.poolFull(tx.chainId, signer.address, tx.executionTxHash as string);
+        throw this.poolFull(tx.chainId, signer.address, tx.id, nonce, tx.executionTxHash as string);
       case 'rejected':
         if (!replacement) {
           this.slots.release(tx.id);
@@ -287,16 +289,18 @@ export class SenderService {
       throw new TransientSendError(`top-up ${tx.fundingTxHash} is not mined yet`);
     }
     const latest = previous[previous.length - 1];
+    if (this.slots.behindRefused(tx.chainId, latest.sender, latest.nonce)) throw this.heldBack(tx.chainId, latest.sender, latest.nonce, latest.hash);
     const fromBlock = await this.chain.blockNumber(tx.chainId);
     const outcome = await this.chain.broadcast(tx.chainId, latest.raw);
     if (outcome === 'sent') {
+      this.slots.taken(tx.id);
       for (const b of previous) this.tracker.track(tx.chainId, tx.id, b.hash, Math.max(fromBlock - 64, 0));
       this.marks.accepted(latest.hash);
       return;
     }
     if (outcome === 'nonce-used') return this.afterVerdict(tx, previous, await this.fate.decide(tx, previous));
     if (outcome === 'replacement-underpriced') return this.watch(tx, previous);
-    if (outcome === 'busy') throw this.poolFull(tx.chainId, latest.sender, latest.hash);
+    if (outcome === 'busy') throw this.poolFull(tx.chainId, latest.sender, tx.id, latest.nonce, latest.hash);
     if (outcome === 'under-base-fee' && tx.transactionType !== 'funding-signed' && tx.sender) {
       const signer = tx.derivationPath ? this.signers.derive(tx.derivationPath) : this.signers.byAddress(tx.sender);
       const repriced = signer ? await this.repriced(tx, recordedFees(latest), false) : null;
@@ -316,9 +320,14 @@ export class SenderService {
    * the row keeps its nonce and signed bytes (no gap) and is sent again once the key has room;
    * the key takes no new nonce meanwhile.
    */
-  private poolFull(chainId: number, sender: string, hash: string): BackPressureError {
-    this.slots.refused(chainId, sender);
+  private poolFull(chainId: number, sender: string, txId: string, nonce: bigint, hash: string): BackPressureError {
+    this.slots.refused(chainId, sender, txId, nonce);
     return new BackPressureError(`the node's pool is full for ${sender}: ${hash} is sent again later`, POOL_FULL_RETRY_MS);
+  }
+
+  /** Not sent: a lower nonce of the key waits for room in the node's pool (`KeySlots.behindRefused`); sent after it. */
+  private heldBack(chainId: number, sender: string, nonce: bigint, hash: string): BackPressureError {
+    return new BackPressureError(`${hash} (nonce ${nonce} of ${sender} on ${chainId}) waits for a lower nonce the node refused as pool full`, POOL_FULL_RETRY_MS);
   }
 
   private async afterBroadcast(tx: RelayTransactionEntity, hash: string, fromBlock: number): Promise<void> {
