@@ -6,6 +6,7 @@ import { ChainRegistry } from '../../chains';
 import { MetricsService } from '../../metrics';
 import { PricingService } from '../../pricing';
 import { notificationFor, stagesOf, TxNotification, TxStatusPublisher } from '../../tx-events';
+import { confirmationsOf } from '../core/confirmations';
 import { weiToMicroUsd } from '../core/fees';
 import { MinedReceipt, receiptJson } from '../core/mined-receipt';
 import { ReorgCorrection } from '../core/reorg-correction';
@@ -68,6 +69,8 @@ export class SettlementService {
       error: cancellation ? `${tx.cancelReason ?? 'cancelled'}: the cancellation at nonce ${tx.nonce} was mined` : revertReason,
       latencyMs: Date.now() - tx.createdAt.getTime(),
       failureReason: cancellation ? (tx.cancelReason ?? 'cancelled') : receipt.status === 1 ? null : 'reverted',
+      // A chain taken as seen (0 confirmations) has nothing to follow: final now (SettledFinality).
+      ...(confirmationsOf(this.chains.get(tx.chainId)) === 0 ? { finalizedAt: new Date() } : {}),
     };
     const success = cancellation ? null : m.status === 'EXECUTED';
     // The usual case, the worst-case estimate covers the cost: the whole settlement is one statement.

@@ -90,7 +90,7 @@ export class RelayTransactionEntity {
 
   /**
    * When the settled receipt's block was found canonical at the chain's confirmation depth (null
-   * until then, and on chains configured with 0 confirmations, which are taken as they are seen).
+   * until then); on chains configured with 0 confirmations, taken as seen, the settlement's time.
    */
   @Column({ name: 'finalized_at', type: 'timestamptz', nullable: true })
   finalizedAt: Date | null;

@@ -26,7 +26,8 @@ export function applyStamps(tx: RelayTransactionEntity, stamps: StageStamps): Re
   return Object.assign(tx, { createdAt: stamps.created_at, signedAt: stamps.signed_at, broadcastAt: stamps.broadcast_at, minedAt: stamps.mined_at, settledAt: stamps.settled_at });
 }
 
-export type SettledFields = Pick<RelayTransactionEntity, 'executionTxHash' | 'costMicro' | 'isAccountCharged' | 'receipt' | 'revertReason' | 'error' | 'latencyMs' | 'failureReason'>;
+export type SettledFields = Pick<RelayTransactionEntity, 'executionTxHash' | 'costMicro' | 'isAccountCharged' | 'receipt' | 'revertReason' | 'error' | 'latencyMs' | 'failureReason'> &
+  Partial<Pick<RelayTransactionEntity, 'finalizedAt'>>;
 
 /** Every statement on `relay_transactions`; the ones that span tables are composed from the owning stores' fragments. */
 @Injectable()
