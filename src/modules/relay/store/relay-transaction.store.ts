@@ -7,7 +7,7 @@ import { AccountCounters, maxRetriesOf, ReservationRequest, reservationCte, rese
 import { outboxInsert, TxNotification } from '../../tx-events';
 import { FeeSettings } from '../core/fees';
 import { IN_FLIGHT, Move, move, SENT, Stage, statusOf } from '../core/stage';
-import { deleteBroadcastsCte, markAcceptedCte, markMinedCte } from './relay-broadcast.store';
+import { deleteBroadcastsCte, markAcceptedUpdate, markMinedCte, unmarkedTxIds } from './relay-broadcast.store';
 import { CancelReason, RelayTransactionEntity } from './relay-transaction.entity';
 import { moveSet, moveWhere, payloadWithStages, STAGE_COLUMNS } from './relay-transaction.sql';
 
@@ -149,11 +149,18 @@ export class RelayTransactionStore extends SqlStore {
     await this.rows(sql`WITH ${joinSql(ctes)} SELECT 1`);
   }
 
-  /** Broadcasts a node accepted, marked in one statement; their rows move signed → broadcast. */
+  /**
+   * Broadcasts a node accepted, marked in one statement; their rows move signed → broadcast.
+   * The rows are locked before the broadcasts (the scalar subquery runs `moved` to completion
+   * first), the order settlement takes them in: the reverse order deadlocked with settlements
+   * of the same transactions, and each deadlock held both statements for deadlock_timeout (1 s).
+   */
   async markBroadcast(hashes: string[]): Promise<void> {
     const m = move('broadcast', ['signed']);
-    await this.rows(sql`WITH ${markAcceptedCte(hashes)}
-      UPDATE relay_transactions SET ${moveSet(m)} WHERE id IN (SELECT tx_id FROM marked) AND ${moveWhere(m)}`);
+    await this.rows(sql`WITH moved AS (
+        UPDATE relay_transactions SET ${moveSet(m)} WHERE id IN (${unmarkedTxIds(hashes)}) AND ${moveWhere(m)} RETURNING id
+      )
+      ${markAcceptedUpdate(hashes, sql`(SELECT count(*) FROM moved) >= 0`)}`);
   }
 
   /**
