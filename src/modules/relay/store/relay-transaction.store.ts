@@ -179,11 +179,18 @@ export class RelayTransactionStore extends SqlStore {
   /**
    * A mined transaction whose reservation covers its cost, settled in ONE statement: the row
    * (only if still signed or broadcast), its status event, the mined broadcast marked, the
-   * settle entry and the account. False when nothing was settled.
+   * settle entry and the account. The row's stage times and whether the account now has a
+   * low-balance transition to make, or undefined when nothing was settled.
    */
-  async settleCovered(tx: RelayTransactionEntity, m: Move, fields: SettledFields, notification: TxNotification, counters: AccountCounters): Promise<StageStamps | undefined> {
+  async settleCovered(
+    tx: RelayTransactionEntity,
+    m: Move,
+    fields: SettledFields,
+    notification: TxNotification,
+    counters: AccountCounters,
+  ): Promise<(StageStamps & { low_balance_due: boolean }) | undefined> {
     const cost = fields.costMicro ?? 0n;
-    return this.first<StageStamps>(
+    return this.first<StageStamps & { low_balance_due: boolean }>(
       sql`WITH row AS (
                  UPDATE relay_transactions
                     SET ${moveSet(m)}, broadcast_at = COALESCE(broadcast_at, now()), mined_at = now(), ${this.assignments(fields)}
@@ -195,7 +202,7 @@ export class RelayTransactionStore extends SqlStore {
                source AS (SELECT user_id, 'tx:' || id AS reference, estimated_cost_micro AS reserved_micro FROM row),
                ${settleEntryCte(cost)},
                account AS (${settleCoveredUpdate(cost, counters)})
-          SELECT ${STAGE_COLUMNS} FROM row WHERE EXISTS (SELECT 1 FROM account)`,
+          SELECT ${STAGE_COLUMNS}, (SELECT bool_or(low_balance_due) FROM account) AS low_balance_due FROM row WHERE EXISTS (SELECT 1 FROM account)`,
     );
   }
 
