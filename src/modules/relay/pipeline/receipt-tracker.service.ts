@@ -21,6 +21,8 @@ interface ChainWatch {
   cursor: number; // last block scanned
   /** A track() during a scan that needs blocks from here on (the scan in progress would overwrite the cursor). */
   rewindTo?: number;
+  /** A track() on an empty watch during a scan: the scan goes on from here, not from where it was. */
+  restartAt?: number;
   /** Recently read blocks and when their receipts arrived (the first time), oldest first. */
   read: Array<{ block: number; at: number }>;
   timer?: NodeJS.Timeout;
@@ -111,8 +113,10 @@ export class ReceiptTracker implements OnModuleDestroy {
     if (sentAt !== undefined) fromBlock = Math.max(fromBlock, readBefore(watch, sentAt) + 1);
     // An idle watch restarts from this transaction's block; a busy one never skips back past it,
     // including while a scan is running (it rescans from there when it has read the block it is on).
-    if (watch.hashes.size === 0 && !watch.busy) watch.cursor = fromBlock - 1;
-    else if (fromBlock - 1 < watch.cursor) {
+    if (watch.hashes.size === 0) {
+      watch.cursor = fromBlock - 1;
+      if (watch.busy) watch.restartAt = fromBlock - 1;
+    } else if (fromBlock - 1 < watch.cursor) {
       watch.cursor = fromBlock - 1;
       if (watch.busy) watch.rewindTo = Math.min(watch.rewindTo ?? Infinity, fromBlock - 1);
     }
@@ -218,6 +222,7 @@ export class ReceiptTracker implements OnModuleDestroy {
         const first = watch.cursor + 1;
         const blocks = Array.from({ length: Math.min(FETCH_PARALLEL, latest - watch.cursor) }, (_, i) => first + i);
         watch.rewindTo = undefined;
+        watch.restartAt = undefined;
         const receipts = await Promise.all(
           blocks.map((block) => provider.send('eth_getBlockReceipts', [toQuantity(block)]) as Promise<Array<Record<string, unknown>> | null>),
         );
@@ -235,8 +240,9 @@ export class ReceiptTracker implements OnModuleDestroy {
           }
         }
         // A transaction tracked meanwhile may be in a block read before it was tracked: read again from there.
-        watch.cursor = Math.min(blocks[blocks.length - 1], watch.rewindTo ?? Infinity);
+        watch.cursor = Math.min(watch.restartAt ?? blocks[blocks.length - 1], watch.rewindTo ?? Infinity);
         watch.rewindTo = undefined;
+        watch.restartAt = undefined;
       }
     } catch (err) {
       this.logger.warn(`receipt poll on chain ${chainId} failed: ${(err as Error).message.split('\n')[0]}`);
