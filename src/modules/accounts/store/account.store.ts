@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Sql, sql } from '../../../database/sql';
+import { rawSql, Sql, sql } from '../../../database/sql';
 import { SqlRunner, SqlStore } from '../../../database/sql-store';
 import { AccountCounters, countersSet } from './account-counters';
 import { AccountEntity } from './account.entity';
@@ -77,9 +77,7 @@ export class AccountStore extends SqlStore {
       sql`WITH moved AS (
             UPDATE accounts
                SET low_balance_alerted = CASE WHEN available_micro < low_balance_threshold_micro THEN true ELSE false END
-             WHERE id = ${userId} AND low_balance_threshold_micro IS NOT NULL
-               AND ((available_micro < low_balance_threshold_micro AND NOT low_balance_alerted)
-                 OR (available_micro > low_balance_threshold_micro AND low_balance_alerted))
+             WHERE id = ${userId} AND ${lowBalanceDue('accounts')}
          RETURNING id, available_micro, low_balance_threshold_micro, low_balance_alerted
           ), event AS (
             SELECT id, jsonb_build_object(
@@ -135,7 +133,20 @@ export function settleCoveredUpdate(actualMicro: bigint, counters: AccountCounte
                 ${countersSet(counters)}
            FROM source
           WHERE a.id = source.user_id
-      RETURNING a.id AS user_id`;
+      RETURNING a.id AS user_id, ${lowBalanceDue('a')} AS low_balance_due`;
+}
+
+/**
+ * Whether the account row `alias` (as it is now) has an account.low_balance transition to make:
+ * under its threshold and not alerted yet, or back over it while alerted. The monitor's
+ * conditional UPDATE makes the transition; a statement that changed the balance can RETURN this
+ * so that its caller asks the monitor only when there is something to do.
+ */
+export function lowBalanceDue(alias: string): Sql {
+  const a = rawSql(alias);
+  return sql`(${a}.low_balance_threshold_micro IS NOT NULL
+              AND ((${a}.available_micro < ${a}.low_balance_threshold_micro AND NOT ${a}.low_balance_alerted)
+                OR (${a}.available_micro > ${a}.low_balance_threshold_micro AND ${a}.low_balance_alerted)))`;
 }
 
 /** The retry budget of the account that owns a row, for a condition on that row (`userIdColumn`). */

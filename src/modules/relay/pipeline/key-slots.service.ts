@@ -4,8 +4,8 @@ import { capAfterRefusal, pickKey } from '../core/key-choice';
 import { RelayTransactionStore } from '../store/relay-transaction.store';
 
 interface Waiter {
-  chainId: number;
-  signers: readonly { address: string }[];
+  /** The slot keys of its pool (shared by every waiter of the same pool, see `slotKeys`). */
+  keys: readonly string[];
   txId: string;
   resolve: (index: number) => void;
   timer: NodeJS.Timeout;
@@ -36,6 +36,8 @@ export class KeySlots implements OnModuleDestroy {
   private readonly parked = new Map<string, Map<string, bigint>>();
   private readonly parkedKeyOf = new Map<string, string>();
   private waiters: Waiter[] = [];
+  /** Slot keys per chain and pool, one array per distinct pool: built once, not per waiter and release. */
+  private readonly keyLists = new Map<string, readonly string[]>();
   private turn = 0;
   private sweeper?: NodeJS.Timeout;
   private sweeping = false;
@@ -56,13 +58,13 @@ export class KeySlots implements OnModuleDestroy {
       if (same) return Promise.resolve(same);
       this.release(txId);
     }
-    const now = this.take(chainId, signers, txId);
+    const keys = this.slotKeys(chainId, signers);
+    const now = this.take(keys, txId);
     if (now >= 0) return Promise.resolve(signers[now]);
     if (waitMs <= 0) return Promise.resolve(null);
     return new Promise<S | null>((resolve) => {
       const waiter: Waiter = {
-        chainId,
-        signers,
+        keys,
         txId,
         resolve: (index) => resolve(index >= 0 ? signers[index] : null),
         timer: setTimeout(() => {
@@ -142,8 +144,19 @@ export class KeySlots implements OnModuleDestroy {
     this.waiters = [];
   }
 
-  private take(chainId: number, signers: readonly { address: string }[], txId: string): number {
-    const keys = signers.map((s) => slotKey(chainId, s.address));
+  private slotKeys(chainId: number, signers: readonly { address: string }[]): readonly string[] {
+    const id = `${chainId}|${signers.map((s) => s.address).join(',')}`;
+    let keys = this.keyLists.get(id);
+    if (!keys) {
+      keys = signers.map((s) => slotKey(chainId, s.address));
+      // Pools change only with key eligibility: a handful of lists per chain and region.
+      if (this.keyLists.size >= 1_000) this.keyLists.clear();
+      this.keyLists.set(id, keys);
+    }
+    return keys;
+  }
+
+  private take(keys: readonly string[], txId: string): number {
     const index = pickKey(
       keys.map((k) => this.loads.get(k) ?? 0),
       keys.map((k) => this.capOf(k)),
@@ -167,13 +180,19 @@ export class KeySlots implements OnModuleDestroy {
     return Math.min(bound, learned.cap);
   }
 
-  /** First come, first served: each waiter in turn takes a slot if its pool has one. */
+  /**
+   * First come, first served: each waiter in turn takes a slot if its pool has one. Once a pool
+   * is found full, its other waiters are not tried again in this pass (with every key full, a
+   * release used to cost a look at every key for every waiting send).
+   */
   private wake(): void {
     if (this.waiters.length === 0) return;
     const still: Waiter[] = [];
+    const full = new Set<readonly string[]>();
     for (const w of this.waiters) {
-      const index = this.take(w.chainId, w.signers, w.txId);
+      const index = full.has(w.keys) ? -1 : this.take(w.keys, w.txId);
       if (index < 0) {
+        full.add(w.keys);
         still.push(w);
         continue;
       }

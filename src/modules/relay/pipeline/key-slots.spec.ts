@@ -35,6 +35,26 @@ describe('KeySlots: the in-flight bound per relayer key', () => {
     expect((await second)?.address).toBe('0xAAA');
   });
 
+  it('a full pool\'s waiters do not hold up a waiter of another pool that has room', async () => {
+    slots = make(1);
+    const other = [{ address: '0xCCC' }];
+    await slots.acquire(1, keys, 'a', 0);
+    await slots.acquire(1, keys, 'b', 0);
+    await slots.acquire(1, other, 'c', 0);
+    // Two waiters on the full pool (separate arrays of the same keys, as each send builds its own), then one on the other pool.
+    const full1 = slots.acquire(1, [...keys], 'd', 5_000);
+    const full2 = slots.acquire(1, [...keys], 'e', 5_000);
+    const elsewhere = slots.acquire(1, [...other], 'f', 5_000);
+    expect(slots.waiting()).toBe(3);
+    slots.release('c');
+    expect((await elsewhere)?.address).toBe('0xCCC');
+    expect(slots.waiting()).toBe(2);
+    slots.release('a');
+    expect((await full1)?.address).toBe('0xAAA');
+    slots.release('b');
+    expect((await full2)?.address).toBe('0xBBB');
+  });
+
   it('gives up after the wait with null, and release is idempotent', async () => {
     slots = make(1);
     await slots.acquire(1, keys, 'a', 0);

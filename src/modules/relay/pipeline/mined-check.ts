@@ -17,8 +17,9 @@ export class MinedCheck {
     for (const b of broadcasts) {
       const receipt = await this.chain.receipt(tx.chainId, b.hash);
       if (receipt) {
-        this.tracker.track(tx.chainId, tx.id, b.hash, 0);
-        await this.tracker.found(tx.chainId, receipt);
+        // Found here: the tracker forgets the transaction and settles it (tracking it from block 0
+        // first, as before, sent a busy tracker back to the chain's first block).
+        await this.tracker.found(tx.chainId, receipt, undefined, tx.id);
         return true;
       }
     }

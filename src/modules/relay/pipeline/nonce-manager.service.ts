@@ -102,6 +102,29 @@ export class NonceManager {
     return { database, chain: chainNonce };
   }
 
+  /**
+   * `resync` with the chain's pending nonce and the database counter already read (a reconcile
+   * pass reads every counter of a chain at once): the counter is written only when the chain is
+   * ahead, and this process's copy is dropped only when it may be behind the database's, so a
+   * pass costs the next claim of each key no extra read. The counter after.
+   */
+  async syncWithChain(chainId: number, address: string, chainNonce: bigint, database: bigint | null): Promise<bigint> {
+    const lower = address.toLowerCase();
+    const key = `${chainId}:${lower}`;
+    let counter = database;
+    if (counter === null || chainNonce > counter) {
+      counter = await this.store.raiseTo(chainId, lower, chainNonce);
+      this.next.delete(key);
+    } else {
+      const cached = this.next.get(key);
+      // Another process claimed meanwhile: read the counter next time (a stale copy would only cost a retry).
+      if (cached !== undefined && cached < counter) this.next.delete(key);
+    }
+    this.known.add(key);
+    if (counter > chainNonce) this.logger.debug(`signer ${lower} on ${chainId}: ${counter - chainNonce} nonce(s) in flight above the chain's ${chainNonce}`);
+    return counter;
+  }
+
   private async current(chainId: number, lower: string, key: string): Promise<bigint> {
     const cached = this.next.get(key);
     if (cached !== undefined) return cached;

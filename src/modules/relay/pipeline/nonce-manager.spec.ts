@@ -15,11 +15,16 @@ class FakeNonceStore {
   stealNext = 0;
   failNext = false;
 
+  reads = 0;
+  raises = 0;
+
   async next(): Promise<bigint | null> {
+    this.reads++;
     return this.counter;
   }
 
   async raiseTo(_chainId: number, _address: string, atLeast: bigint): Promise<bigint> {
+    this.raises++;
     if (atLeast > this.counter) this.counter = atLeast;
     return this.counter;
   }
@@ -106,5 +111,26 @@ describe('NonceManager decisions', () => {
     const claims = await Promise.all(Array.from({ length: 20 }, () => nonces.claim(1, signer, async (n) => n)));
     expect(claims.map((c) => c.nonce)).toEqual(Array.from({ length: 20 }, (_, i) => BigInt(i)));
     expect(store.consumed).toHaveLength(20);
+  });
+
+  it('a reconcile pass writes the counter only when the chain is ahead, and keeps the process copy unless it may be behind', async () => {
+    const store = new FakeNonceStore();
+    const nonces = managerWith(store, 0n);
+    await nonces.claim(1, signer, async (n) => n);
+    const readsAfterFirst = store.reads;
+    const raisesAfterFirst = store.raises;
+    // In step (the chain behind the counter by what is in flight): nothing written, the next claim reads nothing.
+    expect(await nonces.syncWithChain(1, signer, 0n, store.counter)).toBe(1n);
+    expect(store.raises).toBe(raisesAfterFirst);
+    expect((await nonces.claim(1, signer, async (n) => n)).nonce).toBe(1n);
+    expect(store.reads).toBe(readsAfterFirst);
+    // Another process claimed meanwhile: the copy is dropped and read again.
+    store.counter = 5n;
+    await nonces.syncWithChain(1, signer, 0n, 5n);
+    expect((await nonces.claim(1, signer, async (n) => n)).nonce).toBe(5n);
+    // The chain ahead (the key used outside the relay): raised to the chain's.
+    expect(await nonces.syncWithChain(1, signer, 9n, store.counter)).toBe(9n);
+    expect(store.raises).toBe(raisesAfterFirst + 1);
+    expect((await nonces.claim(1, signer, async (n) => n)).nonce).toBe(9n);
   });
 });

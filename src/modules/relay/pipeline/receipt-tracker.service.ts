@@ -7,12 +7,24 @@ import { fromRpcReceipt, MinedReceipt } from '../core/mined-receipt';
 import { KeySlots } from './key-slots.service';
 import { SettlementService } from './settlement.service';
 
+interface MinedTx {
+  txId: string;
+  receipt: MinedReceipt;
+  known?: RelayTransactionEntity;
+}
+
 interface ChainWatch {
   hashes: Map<string, string>; // hash -> txId
   byTx: Map<string, Set<string>>;
   /** The sender's copy of the row, when it handed one over: settlement then reads nothing. */
   rows: Map<string, RelayTransactionEntity>;
   cursor: number; // last block scanned
+  /** A track() during a scan that needs blocks from here on (the scan in progress would overwrite the cursor). */
+  rewindTo?: number;
+  /** A track() on an empty watch during a scan: the scan goes on from here, not from where it was. */
+  restartAt?: number;
+  /** Recently read blocks and when their receipts arrived (the first time), oldest first. */
+  read: Array<{ block: number; at: number }>;
   timer?: NodeJS.Timeout;
   dueAt: number;
   busy: boolean;
@@ -34,11 +46,23 @@ interface ChainWatch {
 const KICK_MS = 5;
 const FAST_WINDOW_MS = 150;
 /**
- * Settlements of one block's receipts run this many at a time (each is a statement; one at a time
- * they queued behind each other). Few, so they do not take every database connection at the block
- * boundary, when the sends for the next block need them most.
+ * Settlements run this many at a time (each is a statement; one at a time they queued behind
+ * each other). Few, so they do not take every database connection at the block boundary, when
+ * the sends for the next block need them most.
  */
 const SETTLE_PARALLEL = 4;
+/**
+ * Receipts found and not yet settled past which the tracker reads no further block until
+ * settlement catches up: settlement is handed over, not awaited, but cannot fall behind without
+ * bound (each waiting one holds its receipt and row in memory).
+ */
+const SETTLE_BACKLOG = 256;
+/**
+ * Blocks whose receipts are read at once when the tracker is behind (instant mining makes a
+ * block per transaction or two under load); one at a time, the tracker fell behind the sends and
+ * their in-flight slots waited for it.
+ */
+const FETCH_PARALLEL = 4;
 /** A head read this recently is a safe lower bound for a transaction about to be broadcast. */
 const HEAD_FRESH_MS = 1_000;
 
@@ -46,12 +70,24 @@ const HEAD_FRESH_MS = 1_000;
  * Watches the chains for the transactions this worker broadcast: one eth_getBlockReceipts
  * per new block instead of one receipt call per transaction, polled fast on flash-blocks
  * chains. A transaction this process forgets (restart) is found again by the reconciler.
+ *
+ * A found receipt frees the transaction's in-flight slot at once and is handed to settlement,
+ * SETTLE_PARALLEL at a time, while the tracker goes on to the next block: when the scan awaited
+ * each block's settlements, the slots of every later block waited for them too, and with the
+ * in-flight bound reached the sends went at the pace of one settlement statement per block.
  */
 @Injectable()
 export class ReceiptTracker implements OnModuleDestroy {
   private readonly logger = new Logger(ReceiptTracker.name);
   private readonly watches = new Map<number, ChainWatch>();
   private readonly heads = new Map<number, { block: number; at: number }>();
+  /** Found receipts waiting for a settlement slot, oldest first. */
+  private waitingSettlement: MinedTx[] = [];
+  /** Transactions handed to settlement (waiting or running): still this process's to finish. */
+  private readonly settling = new Set<string>();
+  private readonly running = new Set<Promise<void>>();
+  /** Scans waiting for the settlement backlog to shrink. */
+  private drained: Array<() => void> = [];
   private stopped = false;
 
   constructor(
@@ -61,15 +97,29 @@ export class ReceiptTracker implements OnModuleDestroy {
     private readonly slots: KeySlots,
   ) {}
 
-  /** Starts watching `hash` from `fromBlock` (the block number seen just before broadcasting). */
-  track(chainId: number, txId: string, hash: string, fromBlock: number, known?: RelayTransactionEntity): void {
+  /**
+   * Starts watching `hash` from `fromBlock` (the block number seen just before broadcasting).
+   * `sentAt` (performance.now()), for a signature first broadcast at that moment: no block whose receipts this
+   * tracker had read before then can hold it, so the scan does not go back past those (the head
+   * seen before the broadcast is older under load, and reading its blocks again slowed the
+   * tracker down that much more).
+   */
+  track(chainId: number, txId: string, hash: string, fromBlock: number, known?: RelayTransactionEntity, sentAt?: number): void {
     let watch = this.watches.get(chainId);
     if (!watch) {
-      watch = { hashes: new Map(), byTx: new Map(), rows: new Map(), cursor: fromBlock - 1, dueAt: 0, busy: false, rerun: false, kickedAt: 0 };
+      watch = { hashes: new Map(), byTx: new Map(), rows: new Map(), cursor: fromBlock - 1, dueAt: 0, busy: false, rerun: false, kickedAt: 0, read: [] };
       this.watches.set(chainId, watch);
     }
-    // An idle watch restarts from this transaction's block; a busy one never skips back past it.
-    watch.cursor = watch.hashes.size === 0 ? fromBlock - 1 : Math.min(watch.cursor, fromBlock - 1);
+    if (sentAt !== undefined) fromBlock = Math.max(fromBlock, readBefore(watch, sentAt) + 1);
+    // An idle watch restarts from this transaction's block; a busy one never skips back past it,
+    // including while a scan is running (it rescans from there when it has read the block it is on).
+    if (watch.hashes.size === 0) {
+      watch.cursor = fromBlock - 1;
+      if (watch.busy) watch.restartAt = fromBlock - 1;
+    } else if (fromBlock - 1 < watch.cursor) {
+      watch.cursor = fromBlock - 1;
+      if (watch.busy) watch.rewindTo = Math.min(watch.rewindTo ?? Infinity, fromBlock - 1);
+    }
     const lower = hash.toLowerCase();
     watch.hashes.set(lower, txId);
     const set = watch.byTx.get(txId) ?? new Set<string>();
@@ -101,6 +151,7 @@ export class ReceiptTracker implements OnModuleDestroy {
   }
 
   isTracking(txId: string): boolean {
+    if (this.settling.has(txId)) return true;
     for (const watch of this.watches.values()) if (watch.byTx.has(txId)) return true;
     return false;
   }
@@ -109,17 +160,21 @@ export class ReceiptTracker implements OnModuleDestroy {
    * Settles a receipt found elsewhere (fast path right after broadcast, reconciler). `known` is
    * the caller's copy of the row when it has one, which saves settlement a read.
    */
-  async found(chainId: number, receipt: MinedReceipt, known?: RelayTransactionEntity): Promise<void> {
+  async found(chainId: number, receipt: MinedReceipt, known?: RelayTransactionEntity, ofTx?: string): Promise<void> {
     const watch = this.watches.get(chainId);
-    const txId = watch?.hashes.get(receipt.transactionHash);
+    const txId = ofTx ?? watch?.hashes.get(receipt.transactionHash);
     const row = known?.id === txId ? known : txId ? watch?.rows.get(txId) : undefined;
     if (watch && txId) this.forget(watch, txId);
     if (txId) await this.settlement.settleMined(txId, receipt, row);
   }
 
-  onModuleDestroy(): void {
+  /** Settlements already running finish; waiting ones are left to the reconciler, as any receipt this process did not settle. */
+  async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     for (const watch of this.watches.values()) clearTimeout(watch.timer);
+    this.waitingSettlement = [];
+    for (const wake of this.drained.splice(0)) wake();
+    await Promise.all([...this.running]);
   }
 
   /** Polls after `delay` (default: the chain's interval), or sooner if a poll is already due sooner. */
@@ -161,34 +216,64 @@ export class ReceiptTracker implements OnModuleDestroy {
       const provider = this.chains.provider(chainId);
       const latest = await provider.getBlockNumber();
       this.noteHead(chainId, latest);
-      for (let block = watch.cursor + 1; block <= latest && watch.hashes.size > 0; block++) {
-        const raw = (await provider.send('eth_getBlockReceipts', [toQuantity(block)])) as Array<Record<string, unknown>> | null;
-        const mined: Array<{ txId: string; receipt: MinedReceipt; known?: RelayTransactionEntity }> = [];
-        for (const r of raw ?? []) {
-          const hash = String(r.transactionHash).toLowerCase();
-          const txId = watch.hashes.get(hash);
-          if (!txId) continue;
-          mined.push({ txId, receipt: fromRpcReceipt(r), known: watch.rows.get(txId) });
-          this.forget(watch, txId);
-          // Mined: the nonce left the node's pending pool now, even if settlement queues behind others.
-          this.slots.release(txId);
+      while (watch.cursor < latest && watch.hashes.size > 0) {
+        if (this.settling.size >= SETTLE_BACKLOG) await new Promise<void>((wake) => this.drained.push(wake));
+        if (this.stopped) return;
+        const first = watch.cursor + 1;
+        const blocks = Array.from({ length: Math.min(FETCH_PARALLEL, latest - watch.cursor) }, (_, i) => first + i);
+        watch.rewindTo = undefined;
+        watch.restartAt = undefined;
+        const receipts = await Promise.all(
+          blocks.map((block) => provider.send('eth_getBlockReceipts', [toQuantity(block)]) as Promise<Array<Record<string, unknown>> | null>),
+        );
+        noteRead(watch, blocks, performance.now());
+        for (const raw of receipts) {
+          for (const r of raw ?? []) {
+            const hash = String(r.transactionHash).toLowerCase();
+            const txId = watch.hashes.get(hash);
+            if (!txId) continue;
+            const known = watch.rows.get(txId);
+            this.forget(watch, txId);
+            // Mined: the nonce left the node's pending pool now, even if settlement queues behind others.
+            this.slots.release(txId);
+            this.settleLater({ txId, receipt: fromRpcReceipt(r), known });
+          }
         }
-        for (let i = 0; i < mined.length; i += SETTLE_PARALLEL) {
-          await Promise.all(
-            mined.slice(i, i + SETTLE_PARALLEL).map(({ txId, receipt, known }) =>
-              this.settlement.settleMined(txId, receipt, known).catch((err: Error) => {
-                // The reconciler retries settlement from the chain; losing it here loses nothing.
-                this.logger.error(`settling ${txId} failed: ${err.message}`);
-              }),
-            ),
-          );
-        }
-        watch.cursor = block;
+        // A transaction tracked meanwhile may be in a block read before it was tracked: read again from there.
+        watch.cursor = Math.min(watch.restartAt ?? blocks[blocks.length - 1], watch.rewindTo ?? Infinity);
+        watch.rewindTo = undefined;
+        watch.restartAt = undefined;
       }
     } catch (err) {
       this.logger.warn(`receipt poll on chain ${chainId} failed: ${(err as Error).message.split('\n')[0]}`);
     } finally {
       watch.busy = false;
+    }
+  }
+
+  /** Queues a found receipt for settlement; at most SETTLE_PARALLEL settle at once. */
+  private settleLater(mined: MinedTx): void {
+    this.settling.add(mined.txId);
+    this.waitingSettlement.push(mined);
+    this.startSettlements();
+  }
+
+  private startSettlements(): void {
+    while (this.running.size < SETTLE_PARALLEL && this.waitingSettlement.length > 0) {
+      const { txId, receipt, known } = this.waitingSettlement.shift() as MinedTx;
+      const run: Promise<void> = this.settlement
+        .settleMined(txId, receipt, known)
+        .catch((err: Error) => {
+          // The reconciler retries settlement from the chain; losing it here loses nothing.
+          this.logger.error(`settling ${txId} failed: ${err.message}`);
+        })
+        .finally(() => {
+          this.running.delete(run);
+          this.settling.delete(txId);
+          if (!this.stopped) this.startSettlements();
+          if (this.settling.size < SETTLE_BACKLOG) for (const wake of this.drained.splice(0)) wake();
+        });
+      this.running.add(run);
     }
   }
 
@@ -203,4 +288,19 @@ export class ReceiptTracker implements OnModuleDestroy {
     watch.byTx.delete(txId);
     watch.rows.delete(txId);
   }
+}
+
+/** Blocks remembered with the time their receipts were read (a few seconds of instant blocks). */
+const READ_MEMORY = 256;
+
+function noteRead(watch: ChainWatch, blocks: number[], at: number): void {
+  for (const block of blocks) if (!watch.read.some((r) => r.block === block)) watch.read.push({ block, at });
+  if (watch.read.length > READ_MEMORY) watch.read.splice(0, watch.read.length - READ_MEMORY);
+}
+
+/** The highest block whose receipts were read before `time` (so nothing sent at `time` is in it or before it); -1 when none. */
+function readBefore(watch: ChainWatch, time: number): number {
+  let best = -1;
+  for (const r of watch.read) if (r.at < time && r.block > best) best = r.block;
+  return best;
 }

@@ -187,7 +187,6 @@ export class SenderService {
   /** False when a first send found the row already signed or finished (nothing was claimed or sent). */
   private async signAndBroadcast(tx: RelayTransactionEntity, signer: RelaySigner, fees: FeeSettings, reuseNonce: bigint | null): Promise<boolean> {
     const signStarted = Date.now();
-    const fromBlock = await this.tracker.headHint(tx.chainId);
     const sign = async (nonce: bigint): Promise<SignedTx> => {
       const raw = await signer.signTransaction(signedRequest(tx, fees, nonce));
       return { raw, hash: keccak256(raw) };
@@ -215,15 +214,20 @@ export class SenderService {
     tx.executionTxHash = hash;
     if (reuseNonce !== null) Object.assign(tx, { gasPrice: null, maxFeePerGas: null, maxPriorityFeePerGas: null }, feeColumns(fees));
     if (tx.stage === 'accepted') tx.stage = 'signed';
+    // Read after the claim, just before the broadcast: the transaction lands in a later block, and a
+    // head read before a claim that waited behind the key's other claims sent the tracker back to
+    // blocks it had read already.
     if (this.slots.behindRefused(tx.chainId, signer.address, nonce)) throw this.heldBack(tx.chainId, signer.address, nonce, hash);
+    const fromBlock = await this.tracker.headHint(tx.chainId);
     const broadcastStarted = Date.now();
+    const sentAt = performance.now();
     const outcome = await this.chain.broadcast(tx.chainId, raw);
     this.metrics.observeStage(tx.chainId, 'broadcast', broadcastStarted);
     if (outcome === 'sent') {
       this.slots.taken(tx.id);
       // The tracker's copy: inclusion is counted from here.
       tx.broadcastAt = new Date();
-      await this.afterBroadcast(tx, hash, fromBlock);
+      await this.afterBroadcast(tx, hash, fromBlock, sentAt);
       return true;
     }
     await this.refused(tx, signer, fees, outcome, reuseNonce !== null);
@@ -330,11 +334,11 @@ export class SenderService {
     return new BackPressureError(`${hash} (nonce ${nonce} of ${sender} on ${chainId}) waits for a lower nonce the node refused as pool full`, POOL_FULL_RETRY_MS);
   }
 
-  private async afterBroadcast(tx: RelayTransactionEntity, hash: string, fromBlock: number): Promise<void> {
+  private async afterBroadcast(tx: RelayTransactionEntity, hash: string, fromBlock: number, sentAt: number): Promise<void> {
     // When the tracker is already polling this chain every few ms (other broadcasts in flight),
     // it finds this receipt as soon as a receipt call would: one node call less per transaction.
     const polling = this.tracker.isPollingFast(tx.chainId);
-    this.tracker.track(tx.chainId, tx.id, hash, fromBlock + 1, tx);
+    this.tracker.track(tx.chainId, tx.id, hash, fromBlock + 1, tx, sentAt);
     // Side by side: the hash signal (returnOnTxHash waiters) and, on an idle chain, the receipt,
     // which instant-mining chains may already have (settling now saves a poll interval).
     const [receipt] = await Promise.all([polling ? null : this.chain.receipt(tx.chainId, hash), this.publisher.publish('hash', notificationFor(tx, null))]);

@@ -82,7 +82,8 @@ export class SettlementService {
         // The event carries the times the statement wrote, as the outbox row does.
         notification.stages = stagesOf(applyStamps(finished, stamps));
         this.metrics.observeStage(tx.chainId, 'settlement', seenAt);
-        await this.announce(notification, fields.latencyMs ?? 0, tx);
+        // The statement said whether the account crossed its low-balance threshold: no statement more per settlement.
+        await this.announce(notification, fields.latencyMs ?? 0, tx, stamps.low_balance_due === true);
         return;
       }
       // Not settled: someone else finished it in between, or it needs the general path below.
@@ -190,13 +191,16 @@ export class SettlementService {
     return notification !== null;
   }
 
-  /** After commit: metrics, the Redis signal (sync waiters, sockets), the log line. */
-  private async announce(notification: TxNotification, latencyMs: number, tx: Pick<RelayTransactionEntity, 'origin'>): Promise<void> {
+  /**
+   * After commit: metrics, the Redis signal (sync waiters, sockets), the account's low-balance
+   * check (`lowBalanceDue`: only when the settlement left a transition to make), the log line.
+   */
+  private async announce(notification: TxNotification, latencyMs: number, tx: Pick<RelayTransactionEntity, 'origin'>, lowBalanceDue = true): Promise<void> {
     const labels = { chain: String(notification.chainId), status: notification.status };
     this.metrics.relayTerminal.inc(labels);
     this.metrics.relayLatency.observe(labels, latencyMs / 1000);
     await this.publisher.publish('status', notification, tx.origin);
-    await this.lowBalance.check(notification.userId);
+    if (lowBalanceDue) await this.lowBalance.check(notification.userId);
     this.logger.log(`tx ${notification.txId} ${notification.status}${notification.executionTxHash ? ` ${notification.executionTxHash}` : ''}`);
   }
 

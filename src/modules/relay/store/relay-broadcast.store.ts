@@ -85,12 +85,18 @@ export function broadcastInsertCte(
            )`;
 }
 
-/** The CTE `marked`: broadcasts a node accepted, marked once; yields their tx_id. */
-export function markAcceptedCte(hashes: string[]): Sql {
-  return sql`marked AS (
-           UPDATE relay_broadcasts SET broadcast_at = now() WHERE hash = ANY(${hashes}::varchar[]) AND broadcast_at IS NULL
-        RETURNING tx_id
-         )`;
+/** The transactions whose broadcasts among `hashes` are not marked yet (a read: it locks nothing). */
+export function unmarkedTxIds(hashes: string[]): Sql {
+  return sql`SELECT tx_id FROM relay_broadcasts WHERE hash = ANY(${hashes}::varchar[]) AND broadcast_at IS NULL`;
+}
+
+/**
+ * Marks broadcasts a node accepted, once; only when `when` holds, if given. A statement that also
+ * moves the transactions' rows must lock those first (`when` referencing that CTE does it), as
+ * settlement does (its row, then the mined broadcast): the other order deadlocked with it.
+ */
+export function markAcceptedUpdate(hashes: string[], when?: Sql): Sql {
+  return sql`UPDATE relay_broadcasts SET broadcast_at = now() WHERE hash = ANY(${hashes}::varchar[]) AND broadcast_at IS NULL${when ? sql` AND ${when}` : sql``}`;
 }
 
 /**

@@ -7,7 +7,7 @@ import { AccountCounters, maxRetriesOf, ReservationRequest, reservationCte, rese
 import { outboxInsert, TxNotification } from '../../tx-events';
 import { FeeSettings } from '../core/fees';
 import { IN_FLIGHT, Move, move, SENT, Stage, statusOf } from '../core/stage';
-import { deleteBroadcastsCte, markAcceptedCte, markMinedCte } from './relay-broadcast.store';
+import { deleteBroadcastsCte, markAcceptedUpdate, markMinedCte, unmarkedTxIds } from './relay-broadcast.store';
 import { CancelReason, RelayTransactionEntity } from './relay-transaction.entity';
 import { moveSet, moveWhere, payloadWithStages, STAGE_COLUMNS } from './relay-transaction.sql';
 
@@ -150,11 +150,18 @@ export class RelayTransactionStore extends SqlStore {
     await this.rows(sql`WITH ${joinSql(ctes)} SELECT 1`);
   }
 
-  /** Broadcasts a node accepted, marked in one statement; their rows move signed → broadcast. */
+  /**
+   * Broadcasts a node accepted, marked in one statement; their rows move signed → broadcast.
+   * The rows are locked before the broadcasts (the scalar subquery runs `moved` to completion
+   * first), the order settlement takes them in: the reverse order deadlocked with settlements
+   * of the same transactions, and each deadlock held both statements for deadlock_timeout (1 s).
+   */
   async markBroadcast(hashes: string[]): Promise<void> {
     const m = move('broadcast', ['signed']);
-    await this.rows(sql`WITH ${markAcceptedCte(hashes)}
-      UPDATE relay_transactions SET ${moveSet(m)} WHERE id IN (SELECT tx_id FROM marked) AND ${moveWhere(m)}`);
+    await this.rows(sql`WITH moved AS (
+        UPDATE relay_transactions SET ${moveSet(m)} WHERE id IN (${unmarkedTxIds(hashes)}) AND ${moveWhere(m)} RETURNING id
+      )
+      ${markAcceptedUpdate(hashes, sql`(SELECT count(*) FROM moved) >= 0`)}`);
   }
 
   /**
@@ -173,11 +180,18 @@ export class RelayTransactionStore extends SqlStore {
   /**
    * A mined transaction whose reservation covers its cost, settled in ONE statement: the row
    * (only if still signed or broadcast), its status event, the mined broadcast marked, the
-   * settle entry and the account. False when nothing was settled.
+   * settle entry and the account. The row's stage times and whether the account now has a
+   * low-balance transition to make, or undefined when nothing was settled.
    */
-  async settleCovered(tx: RelayTransactionEntity, m: Move, fields: SettledFields, notification: TxNotification, counters: AccountCounters): Promise<StageStamps | undefined> {
+  async settleCovered(
+    tx: RelayTransactionEntity,
+    m: Move,
+    fields: SettledFields,
+    notification: TxNotification,
+    counters: AccountCounters,
+  ): Promise<(StageStamps & { low_balance_due: boolean }) | undefined> {
     const cost = fields.costMicro ?? 0n;
-    return this.first<StageStamps>(
+    return this.first<StageStamps & { low_balance_due: boolean }>(
       sql`WITH row AS (
                  UPDATE relay_transactions
                     SET ${moveSet(m)}, broadcast_at = COALESCE(broadcast_at, now()), mined_at = now(), ${this.assignments(fields)}
@@ -189,7 +203,7 @@ export class RelayTransactionStore extends SqlStore {
                source AS (SELECT user_id, 'tx:' || id AS reference, estimated_cost_micro AS reserved_micro FROM row),
                ${settleEntryCte(cost)},
                account AS (${settleCoveredUpdate(cost, counters)})
-          SELECT ${STAGE_COLUMNS} FROM row WHERE EXISTS (SELECT 1 FROM account)`,
+          SELECT ${STAGE_COLUMNS}, (SELECT bool_or(low_balance_due) FROM account) AS low_balance_due FROM row WHERE EXISTS (SELECT 1 FROM account)`,
     );
   }
 

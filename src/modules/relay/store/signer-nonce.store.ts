@@ -29,6 +29,14 @@ export class SignerNonceStore extends SqlStore {
     return row ? BigInt(row.next_nonce) : null;
   }
 
+  /** Every counter of the chain with when it last moved, by address (lowercase): one read for a reconcile pass. */
+  async counters(chainId: number): Promise<Map<string, { next: bigint; updatedAt: Date }>> {
+    const rows = await this.rows<{ address: string; next_nonce: string; updated_at: Date }>(
+      sql`SELECT address, next_nonce, updated_at FROM signer_nonces WHERE chain_id = ${chainId}`,
+    );
+    return new Map(rows.map((r) => [r.address, { next: BigInt(r.next_nonce), updatedAt: new Date(r.updated_at) }]));
+  }
+
   /** When the counter last moved, or null for an unknown signer. */
   async updatedAt(chainId: number, address: string): Promise<Date | null> {
     const row = await this.first<{ updated_at: Date }>(sql`SELECT updated_at FROM signer_nonces WHERE chain_id = ${chainId} AND address = ${address}`);
