@@ -3,6 +3,7 @@ import { AppConfig } from '../../../config/app-config';
 import { ChainRegistry } from '../../chains';
 import { SendQueue } from './send-queue';
 import { RelayBroadcastEntity } from '../store/relay-broadcast.entity';
+import { RelayTransactionEntity } from '../store/relay-transaction.entity';
 import { RelayBroadcastStore } from '../store/relay-broadcast.store';
 import { SignerNonceStore } from '../store/signer-nonce.store';
 import { RelayTransactionStore } from '../store/relay-transaction.store';
@@ -83,15 +84,27 @@ export class ReconcilerService {
     const stamp = Date.now().toString(36);
     const quietMs = Math.max(GRACE_MS, 4 * this.config.RELAY_RECEIPT_POLL_MS);
 
+    const quiet: Array<{ tx: RelayTransactionEntity; sent: RelayBroadcastEntity[] }> = [];
     for (const tx of pending) {
       report.examined++;
       if (live.has(tx.id)) continue;
       const sent = byTx.get(tx.id) ?? [];
+      if (sent.length > 0) {
+        quiet.push({ tx, sent });
+        continue;
+      }
       try {
-        if (sent.length === 0) {
-          if (await this.queue.enqueue(tx.id, 'send', `r${stamp}`)) report.enqueued++;
-          continue;
-        }
+        if (await this.queue.enqueue(tx.id, 'send', `r${stamp}`)) report.enqueued++;
+      } catch (err) {
+        this.logger.warn(`reconciling ${tx.id}: ${(err as Error).message.split('\n')[0]}`);
+      }
+    }
+    // Read again just before the chain calls: under load the tracker settles hundreds of the rows
+    // read above while this pass runs, and each would cost a receipt call here for nothing.
+    const stillSent = await this.txs.stillSent(quiet.map((q) => q.tx.id));
+    for (const { tx, sent } of quiet) {
+      if (!stillSent.has(tx.id)) continue;
+      try {
         const age = Date.now() - sent[sent.length - 1].createdAt.getTime();
         // Broadcast moments ago, or watched by this process's tracker and not yet due for a
         // replacement: the tracker finds it with one call per block, no receipt call per row here.
