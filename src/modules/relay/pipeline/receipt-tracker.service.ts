@@ -144,15 +144,10 @@ export class ReceiptTracker implements OnModuleDestroy {
     return block;
   }
 
-  /**
-   * True while broadcasts just went out on the chain, so it is polled every few milliseconds once
-   * the next one is tracked. Not whether hashes wait right now: under load at instant mining the
-   * tracker finds each receipt before the next broadcast, so the watch is often empty for a moment,
-   * and the sender then spent a receipt call on every such broadcast (0.3 per transaction).
-   */
+  /** True while broadcasts just went out on the chain, so it is polled every few milliseconds. */
   isPollingFast(chainId: number): boolean {
     const watch = this.watches.get(chainId);
-    return !!watch && Date.now() - watch.kickedAt < FAST_WINDOW_MS;
+    return !!watch && watch.hashes.size > 0 && Date.now() - watch.kickedAt < FAST_WINDOW_MS;
   }
 
   isTracking(txId: string): boolean {
