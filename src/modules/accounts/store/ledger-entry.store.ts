@@ -52,7 +52,8 @@ export class LedgerEntryStore extends SqlStore {
   /**
    * What the account was charged per UTC hour or day since `since`: a settle entry takes its
    * `-(available + pending)` out of the account (what was charged; the rest of the reservation
-   * went back), and an adjust entry corrects a charge after a reorg; `count` counts settlements. `chainOf` maps an entry's reference to its chain (a fragment of the relay's store).
+   * went back), and an adjust entry corrects a charge after a reorg; `count` counts settlements.
+   * `chainOf` maps an entry's reference to its chain (a fragment of the relay's store).
    */
   spend(userId: string, bucket: SpendBucket, since: Date, chainOf: (reference: Sql) => Sql): Promise<SpendRow[]> {
     return this.rows<SpendRow>(

@@ -37,12 +37,6 @@ export class SignerNonceStore extends SqlStore {
     return new Map(rows.map((r) => [r.address, { next: BigInt(r.next_nonce), updatedAt: new Date(r.updated_at) }]));
   }
 
-  /** When the counter last moved, or null for an unknown signer. */
-  async updatedAt(chainId: number, address: string): Promise<Date | null> {
-    const row = await this.first<{ updated_at: Date }>(sql`SELECT updated_at FROM signer_nonces WHERE chain_id = ${chainId} AND address = ${address}`);
-    return row ? new Date(row.updated_at) : null;
-  }
-
   /** Raises the counter to `atLeast` (never lowers it); the counter after. */
   async raiseTo(chainId: number, address: string, atLeast: bigint): Promise<bigint> {
     const row = await this.first<{ next_nonce: string }>(
