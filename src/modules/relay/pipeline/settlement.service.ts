@@ -128,6 +128,8 @@ export class SettlementService {
     const w = written as RelayTransactionEntity;
     this.logger.warn(`tx ${w.id} corrected after a reorg: ${w.status} ${receipt.transactionHash} in block ${receipt.blockNumber}, charge ${deltaMicro >= 0n ? '+' : ''}${deltaMicro} micro-USD`);
     if (notification) await this.publisher.publish('status', notification, w.origin);
+    // The adjustment moved the balance: it may have crossed the account's low-balance threshold.
+    await this.lowBalance.check(w.userId);
     return true;
   }
 
