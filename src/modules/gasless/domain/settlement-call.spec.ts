@@ -20,7 +20,8 @@ describe('settlementNonceWord', () => {
   it('fits in the 248 bits of a Permit2 nonce word and ignores the nonce itself (the bit stays free)', () => {
     const word = settlementNonceWord(SETTLER, EXECUTOR, base);
     expect(word).toBeLessThan(1n << 248n);
-    expect(settlementNonceWord(SETTLER, EXECUTOR, { ...base, nonce: 255n })).toBe(word);
+    const lastBit: Settlement = { ...base, nonce: 255n };
+    expect(settlementNonceWord(SETTLER, EXECUTOR, lastBit)).toBe(word);
   });
 
   it('changes with every field the signature does not bind by itself, the route included', () => {
