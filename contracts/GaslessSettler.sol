@@ -42,22 +42,29 @@ interface ISignatureTransfer {
 }
 
 /// @title GaslessSettler
-/// @notice Settles a gasless swap in one transaction sent by the relay: pulls the user's input
-///         through Permit2 (the user signed a permit naming this contract as spender), pays the
-///         gasless fee in the input token, swaps the rest through the swap executor and checks
-///         that the receiver got at least minAmountOut. The user never sends a transaction
-///         except the one-time Permit2 approval of the input token.
-/// @dev    Mode 2 (plain PermitTransferFrom) binds only token, amount, nonce and deadline, so
-///         anyone holding the signature could choose the swap and the receiver: those calls are
-///         restricted to the relay's keys. Mode 3 binds tokenOut, minAmountOut, receiver and
-///         feeAmount into the signature (SwapWitness), so it is open to any caller: whoever sends
-///         it can only produce the outcome the user signed for.
+/// @notice Settles a gasless swap in one transaction: pulls the user's input through Permit2 (the
+///         user signed a permit naming this contract as spender), pays the gasless fee in the
+///         input token, swaps the rest through the swap executor and checks that the receiver got
+///         at least minAmountOut. The user never sends a transaction except the one-time Permit2
+///         approval of the input token.
+/// @dev    The Permit2 nonce is the commitment to the whole settlement: its upper 248 bits (the
+///         bitmap word) must equal `nonceWord(s)`, a hash of every field the signature does not
+///         already bind (tokenOut, minAmountOut, receiver, feeAmount, the executor and the exact
+///         executor call) plus the owner, input, amount and deadline. The user signs the nonce, so
+///         a signature runs exactly the settlement it was quoted for and nothing else, from any
+///         caller: no caller is privileged, and a settlement that reverted leaves a permit that
+///         can only be retried as signed (or cancelled by its owner through Permit2's
+///         invalidateUnorderedNonces). The low 8 bits (the bit in the word) are free, so the
+///         service keeps nonces unique even for two identical settlements.
+///         Mode 3 still carries its SwapWitness (the typed data of the client contract).
 contract GaslessSettler is Ownable, ReentrancyGuard {
     using SafeERC20 for IERC20;
 
     bytes32 public constant SWAP_WITNESS_TYPEHASH =
         keccak256("SwapWitness(address tokenOut,uint256 minAmountOut,address receiver,uint256 feeAmount)");
     /// @dev Permit2 appends this to "PermitWitnessTransferFrom(TokenPermissions permitted,address spender,uint256 nonce,uint256 deadline,".
+    /// @dev Domain tag of the settlement commitment carried in the Permit2 nonce.
+    bytes32 public constant SETTLEMENT_COMMITMENT_TAG = keccak256("GaslessSettler.Settlement.v1");
     string public constant WITNESS_TYPE_STRING =
         "SwapWitness witness)SwapWitness(address tokenOut,uint256 minAmountOut,address receiver,uint256 feeAmount)TokenPermissions(address token,uint256 amount)";
 
@@ -79,11 +86,9 @@ contract GaslessSettler is Ownable, ReentrancyGuard {
     ISignatureTransfer public immutable permit2;
     address public executor;
     address public feeRecipient;
-    mapping(address => bool) public relayers;
 
     event ExecutorSet(address executor);
     event FeeRecipientSet(address feeRecipient);
-    event RelayerSet(address relayer, bool allowed);
     event GaslessSwap(
         address indexed owner,
         address indexed receiver,
@@ -95,7 +100,7 @@ contract GaslessSettler is Ownable, ReentrancyGuard {
         uint256 nonce
     );
 
-    error NotRelayer(address caller);
+    error SettlementNotSigned(uint256 nonce, uint256 expectedWord);
     error FeeExceedsInput(uint256 feeAmount, uint256 amountIn);
     error InsufficientOutput(uint256 received, uint256 minAmountOut);
     error ExecutorNotSet();
@@ -114,32 +119,50 @@ contract GaslessSettler is Ownable, ReentrancyGuard {
         emit FeeRecipientSet(feeRecipient_);
     }
 
-    function setRelayers(address[] calldata accounts, bool allowed) external onlyOwner {
-        for (uint256 i = 0; i < accounts.length; i++) {
-            relayers[accounts[i]] = allowed;
-            emit RelayerSet(accounts[i], allowed);
-        }
+    /// @notice The Permit2 nonce word (nonce >> 8) a permit must carry to settle `s`.
+    function nonceWord(Settlement calldata s) public view returns (uint256) {
+        return uint248(
+            uint256(
+                keccak256(
+                    abi.encode(
+                        SETTLEMENT_COMMITMENT_TAG,
+                        address(this),
+                        executor,
+                        s.owner,
+                        s.tokenIn,
+                        s.amountIn,
+                        s.deadline,
+                        s.tokenOut,
+                        s.minAmountOut,
+                        s.receiver,
+                        s.feeAmount,
+                        keccak256(s.executorData)
+                    )
+                )
+            )
+        );
     }
 
     /// @notice Acquisition mode 2: PermitTransferFrom signed by `s.owner` with this contract as spender.
     function settle(Settlement calldata s, bytes calldata signature) external nonReentrant returns (uint256 amountOut) {
-        if (!relayers[msg.sender]) revert NotRelayer(msg.sender);
-        _checkFee(s);
+        _checkSettlement(s);
         permit2.permitTransferFrom(_permit(s), _transferDetails(s), s.owner, signature);
         return _swap(s);
     }
 
     /// @notice Acquisition mode 3: PermitWitnessTransferFrom whose witness is the SwapWitness of `s`.
     function settleWithWitness(Settlement calldata s, bytes calldata signature) external nonReentrant returns (uint256 amountOut) {
-        _checkFee(s);
+        _checkSettlement(s);
         bytes32 witness = keccak256(abi.encode(SWAP_WITNESS_TYPEHASH, s.tokenOut, s.minAmountOut, s.receiver, s.feeAmount));
         permit2.permitWitnessTransferFrom(_permit(s), _transferDetails(s), s.owner, witness, WITNESS_TYPE_STRING, signature);
         return _swap(s);
     }
 
-    function _checkFee(Settlement calldata s) private view {
+    function _checkSettlement(Settlement calldata s) private view {
         if (s.feeAmount >= s.amountIn) revert FeeExceedsInput(s.feeAmount, s.amountIn);
         if (executor == address(0)) revert ExecutorNotSet();
+        uint256 word = nonceWord(s);
+        if (s.nonce >> 8 != word) revert SettlementNotSigned(s.nonce, word);
     }
 
     function _permit(Settlement calldata s) private pure returns (ISignatureTransfer.PermitTransferFrom memory) {

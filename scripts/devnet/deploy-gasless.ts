@@ -1,5 +1,4 @@
 import { Interface, concat, id } from 'ethers';
-import { devRelayerAddresses } from '../local-stack/dev-keys';
 import { DEPLOYER_ADDRESS } from './accounts';
 import type { ArtifactSet } from './compile';
 import { GAS, TxSender } from './tx-sender';
@@ -9,12 +8,11 @@ import { GAS, TxSender } from './tx-sender';
  * label), so a test can assert its balance rises by exactly the fees it was charged.
  */
 export const GASLESS_FEE_RECIPIENT = `0x${id('gas-relay devnet gasless fee recipient').slice(26)}`;
-/** Relayer keys allowed to call the mode-2 `settle`: the local stack's pools with headroom for more keys per region. */
-const ALLOWED_RELAYERS = devRelayerAddresses(3, 8);
 
 /**
- * GaslessSettler(Permit2, owner = deployer), wired to the swap executor, the fee recipient and
- * the relay's keys. Needs `permit2` and `swapExecutor` in `contracts`; adds `gaslessSettler`.
+ * GaslessSettler(Permit2, owner = deployer), wired to the swap executor and the fee recipient. No
+ * caller allow-list: a permit's nonce commits it to one settlement, so anyone may send it.
+ * Needs `permit2` and `swapExecutor` in `contracts`; adds `gaslessSettler`.
  */
 export async function deployGaslessSettler(sender: TxSender, artifacts: ArtifactSet, contracts: Record<string, string>): Promise<void> {
   const artifact = artifacts.GaslessSettler;
@@ -25,5 +23,4 @@ export async function deployGaslessSettler(sender: TxSender, artifacts: Artifact
   contracts.gaslessSettler = settler;
   await sender.send({ label: 'settler: executor', to: settler, data: iface.encodeFunctionData('setExecutor', [contracts.swapExecutor]), gasLimit: GAS.call });
   await sender.send({ label: 'settler: fee recipient', to: settler, data: iface.encodeFunctionData('setFeeRecipient', [GASLESS_FEE_RECIPIENT]), gasLimit: GAS.call });
-  await sender.send({ label: 'settler: relayers', to: settler, data: iface.encodeFunctionData('setRelayers', [ALLOWED_RELAYERS, true]), gasLimit: 1_000_000n });
 }

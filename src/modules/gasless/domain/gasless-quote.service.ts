@@ -14,10 +14,10 @@ import type { GaslessQuoteView, StoredGaslessQuote } from './gasless-quote';
 import { GaslessQuoteStore } from './gasless-quote.store';
 import { PermitNonceService } from './permit-nonce.service';
 import { type GaslessMode, permitTypedData } from './permit-typed-data';
-import { encodeSettlement, SIGNATURE_PLACEHOLDER, type Settlement } from './settlement-call';
+import { encodeSettlement, settlementNonceWord, SIGNATURE_PLACEHOLDER, type Settlement } from './settlement-call';
 import { SettlerInfo } from './settler-info.service';
 
-/** Gasless quotes offered at most per request: each costs a nonce check on chain. */
+/** Gasless quotes offered at most per request: each costs a nonce bitmap read on chain. */
 const MAX_QUOTES = 3;
 
 /**
@@ -99,19 +99,8 @@ export class GaslessQuoteService {
     const ttlMs = (deadline - Math.floor(Date.now() / 1000)) * 1000;
     const stored = await Promise.all(
       routes.slice(0, MAX_QUOTES).map(async (route): Promise<StoredGaslessQuote> => {
-        const nonce = await this.nonces.allocate(provider, chain.chainId, settler.permit2, sender, ttlMs);
-        const minAmountOut = BigInt(route.route.minAmountOut);
-        const eip712 = permitTypedData({
-          chainId: chain.chainId,
-          permit2: settler.permit2,
-          spender: settler.address,
-          token: checksumAddress(fromToken),
-          amount: amount.toString(),
-          nonce: nonce.toString(),
-          deadline: deadline.toString(),
-          witness: mode === 3 ? { tokenOut: checksumAddress(toToken), minAmountOut: minAmountOut.toString(), receiver, feeAmount: fee.total.toString() } : undefined,
-        });
-        return {
+        const minAmountOut = route.route.minAmountOut;
+        const planned: Omit<StoredGaslessQuote, 'nonce' | 'eip712'> = {
           quoteId: this.store.newId(),
           userId: caller.account.id,
           mode,
@@ -124,15 +113,28 @@ export class GaslessQuoteService {
           amountIn: amount.toString(),
           feeAmount: fee.total.toString(),
           amountOut: route.route.amountOut,
-          minAmountOut: minAmountOut.toString(),
-          nonce: nonce.toString(),
+          minAmountOut,
           deadline,
           // The route was quoted for the swapped part with the user as receiver: the executor pulls
           // exactly that from the settler and pays the user; only the deadline is the permit's.
           executorData: this.builder.executorCall(route, { deadline }).data,
-          eip712,
           routeKind: route.route.routeKind,
         };
+        // The nonce's word commits the permit to this exact settlement, route included: the
+        // settler runs no other settlement with the user's signature, whoever sends it.
+        const word = settlementNonceWord(settler.address, settler.executor, settlementOf({ ...planned, nonce: '0' }));
+        const nonce = (await this.nonces.allocate(provider, chain.chainId, settler.permit2, sender, word, ttlMs)).toString();
+        const eip712 = permitTypedData({
+          chainId: chain.chainId,
+          permit2: settler.permit2,
+          spender: settler.address,
+          token: planned.fromToken,
+          amount: planned.amountIn,
+          nonce,
+          deadline: deadline.toString(),
+          witness: mode === 3 ? { tokenOut: planned.toToken, minAmountOut, receiver, feeAmount: planned.feeAmount } : undefined,
+        });
+        return { ...planned, nonce, eip712 };
       }),
     );
     await this.store.saveAll(stored);
@@ -162,14 +164,14 @@ export class GaslessQuoteService {
         to: s.settler,
         value: '0',
         innerData: encodeSettlement(s.mode, settlementOf(s), SIGNATURE_PLACEHOLDER),
-        meta: `GaslessSettler.${s.mode === 2 ? 'settle' : 'settleWithWitness'}(Settlement,bytes): the trailing 65-byte zero signature is replaced by the user's signature of eip712`,
+        meta: `GaslessSettler.${s.mode === 2 ? 'settle' : 'settleWithWitness'}(Settlement,bytes): the trailing 65-byte zero signature is replaced by the user's signature of eip712; any sender may submit it, and only this exact settlement runs (the permit nonce commits to it)`,
       },
     };
   }
 }
 
 /** The on-chain Settlement struct of a stored quote. */
-export function settlementOf(s: StoredGaslessQuote): Settlement {
+export function settlementOf(s: Omit<StoredGaslessQuote, 'eip712'>): Settlement {
   return {
     owner: s.sender,
     tokenIn: s.fromToken,

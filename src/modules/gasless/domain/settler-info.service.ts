@@ -11,11 +11,14 @@ export interface SettlerInfoView {
   address: string;
   permit2: string;
   feeRecipient: string;
+  /** The swap executor the settler calls: part of every settlement's nonce commitment. */
+  executor: string;
 }
 
 /**
- * The chain's gasless settler and Permit2 (from the chains file's `contracts`) and the fee
- * recipient, read from the settler itself so quotes name whoever the contract really pays.
+ * The chain's gasless settler and Permit2 (from the chains file's `contracts`), and the fee
+ * recipient and executor read from the settler itself: quotes name whoever the contract really
+ * pays and commit to the executor it really calls.
  */
 @Injectable()
 export class SettlerInfo {
@@ -36,14 +39,20 @@ export class SettlerInfo {
   private async read(chainId: number): Promise<SettlerInfoView> {
     const contracts = this.chains.get(chainId).contracts ?? {};
     if (!contracts.gaslessSettler || !contracts.permit2) throw new AppError('VALIDATION_003', `gasless swaps are not available on chain ${chainId}`);
+    const settler = contracts.gaslessSettler;
+    const [feeRecipient, executor] = await Promise.all([this.readAddress(chainId, settler, 'feeRecipient'), this.readAddress(chainId, settler, 'executor')]);
+    return { address: getAddress(settler), permit2: getAddress(contracts.permit2), feeRecipient, executor };
+  }
+
+  private async readAddress(chainId: number, settler: string, fn: 'feeRecipient' | 'executor'): Promise<string> {
     let raw: string;
     try {
-      raw = await this.chains.provider(chainId).call({ to: contracts.gaslessSettler, data: GASLESS_SETTLER_ABI.encodeFunctionData('feeRecipient') });
+      raw = await this.chains.provider(chainId).call({ to: settler, data: GASLESS_SETTLER_ABI.encodeFunctionData(fn) });
     } catch (err) {
       throw new AppError('CHAIN_003', `reading the gasless settler on chain ${chainId} failed: ${(err as Error).message.split('\n')[0]}`);
     }
-    if (raw.length !== 66) throw new AppError('CHAIN_003', `no gasless settler answers at ${contracts.gaslessSettler} on chain ${chainId}`);
-    const [feeRecipient] = GASLESS_SETTLER_ABI.decodeFunctionResult('feeRecipient', raw) as unknown as [string];
-    return { address: getAddress(contracts.gaslessSettler), permit2: getAddress(contracts.permit2), feeRecipient: getAddress(feeRecipient) };
+    if (raw.length !== 66) throw new AppError('CHAIN_003', `no gasless settler answers at ${settler} on chain ${chainId}`);
+    const [value] = GASLESS_SETTLER_ABI.decodeFunctionResult(fn, raw) as unknown as [string];
+    return getAddress(value);
   }
 }

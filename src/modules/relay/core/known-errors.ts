@@ -57,7 +57,7 @@ const KNOWN_ERRORS = new Interface([
   'error InsufficientOutput(uint256 amountOut, uint256 minAmountOut)',
   'error NativeTransferFailed()',
   // contracts/GaslessSettler.sol
-  'error NotRelayer(address caller)',
+  'error SettlementNotSigned(uint256 nonce, uint256 expectedWord)',
   'error FeeExceedsInput(uint256 feeAmount, uint256 amountIn)',
   'error ExecutorNotSet()',
   // contracts/SettlementDelegate.sol
