@@ -230,9 +230,11 @@ describe('account policy (extensions.md, "Account policy")', () => {
       const accepted = await submit().expect(201);
       const call = receiver.calls[receiver.calls.length - 1];
       expect(call.path).toBe('/approve');
+      const [row] = await db.query('SELECT gas_limit::text AS gas, max_fee_per_gas::text AS fee, max_priority_fee_per_gas::text AS tip FROM relay_transactions WHERE id = $1', [accepted.body.data.txId]);
       expect(call.body).toEqual({
         event: 'sponsorship.request', userId, chainId: 31337, to: usdc.toLowerCase(), callData: data, value: '0', label: 'approve-me', derivationPath: null,
         estimatedCostUSD: accepted.body.data.estimatedCostUSD,
+        authorizationList: null, gasLimit: row.gas, maxFeePerGas: row.fee, maxPriorityFeePerGas: row.tip, gasPrice: null,
       });
       const headers = { 'webhook-id': String(call.headers['webhook-id']), 'webhook-timestamp': String(call.headers['webhook-timestamp']), 'webhook-signature': String(call.headers['webhook-signature']) };
       expect(verifySignature(APPROVAL_SECRET, headers, call.raw)).toBe(true);

@@ -8,6 +8,7 @@ import { TxEventsModule } from '../tx-events';
 import { FeeOracle } from './core/fee-oracle.service';
 import { Estimator } from './intake/estimator.service';
 import { RegionResolver } from './intake/region-resolver';
+import { ReservedTargets } from './intake/reserved-targets';
 import { SendQueue } from './pipeline/send-queue';
 import { TxQueryService } from './http/tx-query.service';
 import { RelayOutcomes } from './outcomes/relay-outcomes';
@@ -30,7 +31,7 @@ import { KeySlots } from './pipeline/key-slots.service';
     PricingModule,
     TxEventsModule,
   ],
-  providers: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, KeySlots, SettlementService, Estimator, FeeOracle, SendQueue, TxQueryService],
-  exports: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, KeySlots, SettlementService, Estimator, SendQueue, TxQueryService, AccountsModule, ChainsModule, PricingModule, TxEventsModule, BullModule],
+  providers: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, KeySlots, SettlementService, Estimator, FeeOracle, SendQueue, TxQueryService, ReservedTargets],
+  exports: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, KeySlots, SettlementService, Estimator, SendQueue, TxQueryService, ReservedTargets, AccountsModule, ChainsModule, PricingModule, TxEventsModule, BullModule],
 })
 export class RelayCoreModule {}

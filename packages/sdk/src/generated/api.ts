@@ -1086,7 +1086,7 @@ export interface components {
         };
         AuthorizationDto: {
             /**
-             * @description chain id the authorization is valid on (0 = any)
+             * @description chain id the authorization is valid on: the transaction's chain (0, any chain, is refused)
              * @example 31337
              */
             chainId: number;

@@ -5,6 +5,8 @@ import { microToUsd } from '../../../common/money/usd';
 import { AppConfig } from '../../../config/app-config';
 import { AccountEntity, AccountsService } from '../../accounts';
 import { postWebhook, signedHeaders } from '../../webhooks';
+import type { FeeSettings } from '../core/fees';
+import type { StoredAuthorization } from '../store/relay-transaction.entity';
 
 /** What the approval webhook is asked about (extensions.md, "Approval webhook"). */
 export interface SponsorshipRequest {
@@ -16,6 +18,12 @@ export interface SponsorshipRequest {
   label: string;
   derivationPath: string | null;
   estimatedCostMicro: bigint;
+  /** The EIP-7702 delegations the transaction carries, or null. */
+  authorizationList: StoredAuthorization[] | null;
+  /** decimal string: the gas limit the transaction will be sent with */
+  gasLimit: string;
+  /** The fees it will be sent with (the caller's, or the service's from the market). */
+  fees: FeeSettings;
 }
 
 /** Why a sponsorship was refused: the webhook said no, did not answer in time, or failed. */
@@ -50,6 +58,12 @@ export class ApprovalGate {
       label: request.label,
       derivationPath: request.derivationPath,
       estimatedCostUSD: microToUsd(request.estimatedCostMicro),
+      // Everything that will run and everything it may cost, so an approver decides on the whole transaction.
+      authorizationList: request.authorizationList?.map((a) => ({ chainId: Number(a.chainId), address: a.address, nonce: Number(a.nonce), yParity: a.yParity, r: a.r, s: a.s })) ?? null,
+      gasLimit: request.gasLimit,
+      maxFeePerGas: request.fees.type === 'eip1559' ? request.fees.maxFeePerGas.toString() : null,
+      maxPriorityFeePerGas: request.fees.type === 'eip1559' ? request.fees.maxPriorityFeePerGas.toString() : null,
+      gasPrice: request.fees.type === 'legacy' ? request.fees.gasPrice.toString() : null,
     });
     const result = await postWebhook({
       url: webhook.url,

@@ -12,6 +12,7 @@ import { parseRelayRequest } from './relay-request';
 import { SubmitTxDto } from '../http/dto/submit-tx.dto';
 import { SignerPool } from '../core/signer-pool.service';
 import { TopUpService } from '../pipeline/top-up.service';
+import { ReservedTargets } from './reserved-targets';
 
 /**
  * POST /api/quote of a funding-signed call (interface.md: the quote's minBalanceRequired is what
@@ -28,6 +29,7 @@ export class FundingQuoteService {
     private readonly signers: SignerPool,
     private readonly estimator: Estimator,
     private readonly topUps: TopUpService,
+    private readonly reserved: ReservedTargets,
   ) {}
 
   async quote(caller: Caller, dto: SubmitTxDto, hints: RegionHints): Promise<{ costUSD: number; minBalanceRequired: string }> {
@@ -38,6 +40,7 @@ export class FundingQuoteService {
     if (dto.isAuthenticatedTx || dto.derivationPath !== undefined || dto.authorizationList?.length) {
       throw new AppError('VALIDATION_001', 'a funding-signed transaction is signed by the user: derived senders and authorizationList do not apply');
     }
+    this.reserved.refuse(chain.chainId, dto);
     checkAllowedTarget(caller.account, dto);
     const request = parseRelayRequest({ ...dto, transactionType: 'flash' }, chain);
     const from = this.signers.poolAddresses(this.regions.resolve(hints, dto.region))[0];

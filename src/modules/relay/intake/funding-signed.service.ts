@@ -11,6 +11,7 @@ import { weiToMicroUsd } from '../core/fees';
 import { ApprovalGate } from './approval-gate';
 import { PendingWriter } from './pending-writer.service';
 import { checkAllowedTarget } from './target-policy';
+import { ReservedTargets } from './reserved-targets';
 import { RegionResolver } from './region-resolver';
 import { RelayRequest } from './relay-request';
 import { RegionHints } from './relay-command';
@@ -45,6 +46,7 @@ export class FundingSignedService {
     private readonly pending: PendingWriter,
     private readonly approval: ApprovalGate,
     private readonly lowBalance: LowBalanceMonitor,
+    private readonly reserved: ReservedTargets,
   ) {}
 
   async submit(caller: Caller, dto: SubmitSignedTxDto, hints: RegionHints): Promise<{ txId: string; estimatedCostUSD: number; fundingTxHash: string | null }> {
@@ -53,6 +55,7 @@ export class FundingSignedService {
       throw new AppError('CHAIN_001', `chain ${chain.chainId} does not take signed EVM transactions here`);
     }
     const signed = parseSigned(dto.signedTx, chain.chainId);
+    this.reserved.refuse(chain.chainId, { to: signed.to });
     checkAllowedTarget(caller.account, { chainId: chain.chainId, to: signed.to, callData: signed.data });
     const previous = await previousSubmission(this.broadcastRows, this.txs, signed.hash, caller.account.id);
     if (previous) return previous;
@@ -92,6 +95,11 @@ export class FundingSignedService {
       label: request.label,
       derivationPath: null,
       estimatedCostMicro: costMicro,
+      authorizationList: null,
+      gasLimit: signed.gasLimit.toString(),
+      fees: signed.maxFeePerGas !== null
+        ? { type: 'eip1559', maxFeePerGas: signed.maxFeePerGas, maxPriorityFeePerGas: signed.maxPriorityFeePerGas ?? 0n }
+        : { type: 'legacy', gasPrice: signed.gasPrice ?? 0n },
     });
 
     const written = await this.pending.write(

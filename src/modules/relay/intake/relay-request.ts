@@ -84,7 +84,8 @@ function parseAuthorizations(dto: SubmitTxDto, chain: ChainDefinition): StoredAu
   return dto.authorizationList.map((a, i) => {
     const address = normalizeAddress(a.address);
     if (!address) throw new AppError('VALIDATION_002', `authorizationList[${i}].address is not an address`);
-    if (a.chainId !== 0 && a.chainId !== chain.chainId) throw new AppError('VALIDATION_001', `authorizationList[${i}].chainId must be ${chain.chainId} or 0`);
+    // chainId 0 is valid on every chain: once relayed, anyone could replay it wherever the authority's nonce matches.
+    if (a.chainId !== chain.chainId) throw new AppError('VALIDATION_001', `authorizationList[${i}].chainId must be ${chain.chainId} (the transaction's chain; 0, any chain, is refused)`);
     if (a.nonce < 0) throw new AppError('VALIDATION_001', `authorizationList[${i}].nonce must not be negative`);
     const yParity = Number(a.yParity);
     if (yParity !== 0 && yParity !== 1) throw new AppError('VALIDATION_001', `authorizationList[${i}].yParity must be 0 or 1`);

@@ -12,6 +12,7 @@ import { Estimate, Estimator } from './estimator.service';
 import { ApprovalGate } from './approval-gate';
 import { PendingWriter } from './pending-writer.service';
 import { checkAllowedTarget } from './target-policy';
+import { ReservedTargets } from './reserved-targets';
 import { parseRelayRequest, RelayRequest } from './relay-request';
 import { RegionResolver } from './region-resolver';
 import { RelayCommand } from './relay-command';
@@ -43,6 +44,7 @@ export class SubmissionService {
     private readonly approval: ApprovalGate,
     private readonly lowBalance: LowBalanceMonitor,
     private readonly eligibility: KeyEligibility,
+    private readonly reserved: ReservedTargets,
   ) {}
 
   /** POST /api/quote: the same estimate, nothing stored. */
@@ -50,6 +52,7 @@ export class SubmissionService {
     const { tx: dto } = command;
     // Exchange actions cost nothing and need no native balance.
     if (this.chains.get(dto.chainId).capabilities.exchangeAction) return { costUSD: 0, minBalanceRequired: '0' };
+    this.reserved.refuse(dto.chainId, dto);
     checkAllowedTarget(command.caller.account, dto);
     const { estimate } = await this.prepare(command);
     return { costUSD: microToUsd(estimate.costMicro), minBalanceRequired: estimate.minBalanceRequired.toString() };
@@ -64,9 +67,13 @@ export class SubmissionService {
       const tx = await this.exchange.submit(caller, dto, chain, this.regions.resolve(command.region, dto.region));
       return { txId: tx.id, estimatedCostUSD: 0 };
     }
-    // Policy first, so a refusal has reserved and written nothing: the account's targets (its own
-    // submissions only; features relay to the service's contracts), then its approval webhook.
-    if (!command.origin) checkAllowedTarget(caller.account, dto);
+    // Policy first, so a refusal has reserved and written nothing: what no team may target and the
+    // account's targets (its own submissions only; features relay to the service's contracts),
+    // then its approval webhook.
+    if (!command.origin) {
+      this.reserved.refuse(chain.chainId, dto);
+      checkAllowedTarget(caller.account, dto);
+    }
     this.refuseWithoutFundedKey(chain.chainId, this.regions.resolve(command.region, dto.region));
     const { request, region, estimate } = await this.prepare(command);
     await this.approval.check(caller.account, {
@@ -77,6 +84,9 @@ export class SubmissionService {
       label: request.label,
       derivationPath: request.derivationPath,
       estimatedCostMicro: estimate.costMicro,
+      authorizationList: request.authorizationList,
+      gasLimit: estimate.gasLimit.toString(),
+      fees: estimate.fees,
     });
     const { tx, notification } = await this.pending.write(
       caller.account.id,

@@ -106,7 +106,8 @@ export class PlanExecutionService {
 
   private async checkAuthorization(quote: VaultQuoteEntity, delegate: string, auth: SignedAuthorizationDto) {
     if (normalizeAddress(auth.address) !== delegate) throw new AppError('VALIDATION_001', `authorization.address must be the settlement delegate ${delegate}`);
-    if (auth.chainId !== quote.chainId && auth.chainId !== 0) throw new AppError('VALIDATION_001', `authorization.chainId must be ${quote.chainId}`);
+    // Not 0 (any chain): a relayed authorization could then be replayed on every other chain.
+    if (auth.chainId !== quote.chainId) throw new AppError('VALIDATION_001', `authorization.chainId must be ${quote.chainId}`);
     const yParity = Number(auth.yParity) as 0 | 1;
     let signer: string;
     try {

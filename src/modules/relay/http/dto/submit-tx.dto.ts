@@ -17,7 +17,7 @@ import { TRANSACTION_TYPES, TransactionType } from '../../store/relay-transactio
 
 /** One EIP-7702 authorization tuple, signed by the authority's key. */
 export class AuthorizationDto {
-  @ApiProperty({ description: 'chain id the authorization is valid on (0 = any)', example: 31337 })
+  @ApiProperty({ description: "chain id the authorization is valid on: the transaction's chain (0, any chain, is refused)", example: 31337 })
   @IsInt() chainId: number;
 
   @ApiProperty({ description: 'delegate contract address' })
