@@ -265,7 +265,7 @@ describe('tx socket: live status over Socket.IO /tx', () => {
       const owner = await createAccount(a, 20);
       await limits(owner.address, { ipWhitelist: ['203.0.113.0/24'] });
       const token = jwt({ sub: owner.userId, address: owner.address.toLowerCase() });
-      for (const auth of [{ apiKey: owner.apiKey }, { token }]) {
+      for (const auth of [{ apiKey: owner.apiKey }, { token }] as Array<Record<string, string>>) {
         const refused = await refusal(urlC, auth, { 'x-forwarded-for': '198.51.100.7' });
         expect(refused).toEqual({ error: { code: 'AUTH_003', message: expect.stringMatching(/198\.51\.100\.7 is not in the account's ipWhitelist/) }, reason: 'io server disconnect' });
         await subscribed(urlC, auth, { all: true }, { 'x-forwarded-for': '203.0.113.5' });
@@ -282,7 +282,7 @@ describe('tx socket: live status over Socket.IO /tx', () => {
       const owner = await createAccount(a, 20);
       await limits(owner.address, { domainWhitelist: ['app.example.com', '*.example.org'] });
       const token = jwt({ sub: owner.userId, address: owner.address.toLowerCase() });
-      for (const auth of [{ apiKey: owner.apiKey }, { token }]) {
+      for (const auth of [{ apiKey: owner.apiKey }, { token }] as Array<Record<string, string>>) {
         for (const origin of ['https://evil.example.net', 'https://app.example.com.evil.net', 'null']) {
           const refused = await refusal(urlA, auth, { origin });
           expect(refused).toEqual({ error: { code: 'AUTH_003', message: expect.stringMatching(/domainWhitelist/) }, reason: 'io server disconnect' });

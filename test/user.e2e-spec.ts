@@ -60,7 +60,7 @@ describe('GET /api/user', () => {
       new JwtService().sign({ sub: account.userId, address: account.address.toLowerCase(), aud: 'gas-relay', iat: now, exp: now + 600 }, { secret: TEST_JWT_SECRET, algorithm: 'HS256' });
     const get = (headers: Record<string, string> = {}) => t.http().get('/api/user').query({ address: owner.address }).set(headers).expect(200);
 
-    const anonymous = [
+    const anonymous: Array<Record<string, string>> = [
       {},
       { 'api-key': other.apiKey },
       { authorization: `Bearer ${jwtOf(other)}` },
@@ -75,7 +75,8 @@ describe('GET /api/user', () => {
       for (const field of POLICY_FIELDS) expect(res.body.data.userConfig).not.toHaveProperty(field);
       expect(res.text).not.toMatch(/approver\.internal|10\.0\.0\.0|app\.example\.com|a9059cbb/);
     }
-    for (const headers of [{ 'api-key': owner.apiKey }, { authorization: `Bearer ${jwtOf(owner)}` }, { 'api-key': owner.apiKey, origin: 'https://app.example.com' }]) {
+    const own: Array<Record<string, string>> = [{ 'api-key': owner.apiKey }, { authorization: `Bearer ${jwtOf(owner)}` }, { 'api-key': owner.apiKey, origin: 'https://app.example.com' }];
+    for (const headers of own) {
       expect((await get(headers)).body.data.userConfig).toMatchObject({ ...policy, perTxLimit: 50 });
     }
     expect((await get({ 'api-key': owner.apiKey })).text).not.toContain('whsec_');
