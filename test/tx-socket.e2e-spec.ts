@@ -66,8 +66,8 @@ describe('tx socket: live status over Socket.IO /tx', () => {
   async function dropped(socket: Socket): Promise<{ error: SocketErrorBody; reason: string }> {
     const error = new Promise<SocketErrorBody>((resolve) => socket.once('error', resolve));
     const reason = new Promise<string>((resolve) => socket.once('disconnect', resolve));
-    const open = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the socket is still connected after 10 s')), 10_000).unref());
-    return Promise.race([Promise.all([error, reason]).then(([e, r]) => ({ error: e, reason: r })), open]);
+    const stillOpen = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the socket is still connected after 10 s')), 10_000).unref());
+    return Promise.race([Promise.all([error, reason]).then(([e, r]) => ({ error: e, reason: r })), stillOpen]);
   }
 
   const limits = (address: string, body: object) => a.http().patch(`/admin/accounts/${address}/limits`).set(adminAuth).send(body).expect(200);
