@@ -62,11 +62,11 @@ describe('tx socket: live status over Socket.IO /tx', () => {
     return dropped(open(url, auth, headers).socket);
   }
 
-  /** The error event and disconnect reason of a socket the server drops; a socket still open after 10 s fails the test here. */
+  /** The error event and disconnect reason of a socket the server drops; a socket still open after 20 s fails the test here. */
   async function dropped(socket: Socket): Promise<{ error: SocketErrorBody; reason: string }> {
     const error = new Promise<SocketErrorBody>((resolve) => socket.once('error', resolve));
     const reason = new Promise<string>((resolve) => socket.once('disconnect', resolve));
-    const stillOpen = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the socket is still connected after 10 s')), 10_000).unref());
+    const stillOpen = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the socket is still connected after 20 s')), 20_000).unref());
     return Promise.race([Promise.all([error, reason]).then(([e, r]) => ({ error: e, reason: r })), stillOpen]);
   }
 
