@@ -1,12 +1,13 @@
 /**
- * Wallet login and webhooks: the wallet signs the SIWE message for a JWT, registers a webhook
- * with it, and every status change of the account's transactions arrives signed (Standard
- * Webhooks), verified here with `verifyWebhookSignature`.
+ * Wallet login and webhooks: the team's backend registers a webhook with its API key, and every
+ * status change of the account's transactions arrives signed (Standard Webhooks), verified here
+ * with `verifyWebhookSignature`. The wallet signs the SIWE message for a JWT, which reads the
+ * account's transactions but may not replace the webhooks or rotate their secret (AUTH_007).
  *   npm run example -- examples/login-webhooks.ts
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { Wallet } from 'ethers';
-import { verifyWebhookSignature, type TxNotification } from '@gas-relay/sdk';
+import { RelayApiError, verifyWebhookSignature, type TxNotification } from '@gas-relay/sdk';
 import { erc20 } from './lib/erc20';
 import { run, stack } from './lib/stack';
 
@@ -26,13 +27,18 @@ run(async () => {
   if (address === null || typeof address === 'string') throw new Error('the receiver is not listening on a port');
   const url = `http://127.0.0.1:${address.port}/hook`;
 
-  const session = await client.auth.login(demoWallet);
-  console.log(`logged in as ${session.address} (account ${session.userId}), token valid until ${new Date(session.expiresAt * 1000).toISOString()}`);
-  const asWallet = client.withCredentials({ jwt: session.token });
-  const registered = await asWallet.webhooks.register([{ url, authType: 'bearer', secret: 'example-bearer-token', enabled: true }], { rotateSigningSecret: true });
+  // Where the account's events go, and the secret that signs them, are the backend's: its API key sets them.
+  const registered = await client.webhooks.register([{ url, authType: 'bearer', secret: 'example-bearer-token', enabled: true }], { rotateSigningSecret: true });
   const signingSecret = registered.signingSecret;
   if (!signingSecret) throw new Error('a rotation always returns the signing secret');
   console.log(`webhook registered: ${registered.webhooks.map((w) => w.url).join(', ')}`);
+
+  const session = await client.auth.login(demoWallet);
+  console.log(`logged in as ${session.address} (account ${session.userId}), token valid until ${new Date(session.expiresAt * 1000).toISOString()}`);
+  const asWallet = client.withCredentials({ jwt: session.token });
+  const refused = await asWallet.webhooks.register([{ url: 'http://127.0.0.1:9/elsewhere', authType: 'none' }]).catch((err: unknown) => err);
+  if (!(refused instanceof RelayApiError) || refused.code !== 'AUTH_007') throw new Error('a wallet session replaced the webhooks');
+  console.log(`the wallet session cannot replace the webhooks: ${refused.status} ${refused.code}`);
 
   const { txId } = await client.relay.submit({ chainId, to: token('USDC'), callData: erc20.encodeFunctionData('mint', [Wallet.createRandom().address, 1n]), label: 'example:webhooks' });
   const deadline = Date.now() + 30_000;
@@ -45,7 +51,9 @@ run(async () => {
     console.log(`webhook ${call.headers['webhook-id']}: ${n.txId} ${n.previousStatus} -> ${n.status}, signature ${valid ? 'valid' : 'INVALID'}, auth ${call.headers.authorization}`);
     if (!valid) throw new Error('a webhook call failed verification');
   }
-  await asWallet.webhooks.register([]);
+  const recent = await asWallet.relay.list({ limit: 1 });
+  console.log(`the wallet session reads the account's transactions: latest ${recent.items[0]?.id ?? '(none)'}`);
+  await client.webhooks.register([]);
   server.close();
   if (!final()) throw new Error('no final status arrived by webhook');
 });

@@ -39,8 +39,8 @@ describe('account policy (extensions.md, "Account policy")', () => {
   }
 
   describe('admin PATCH /admin/accounts/{address}/limits', () => {
-    it('sets every policy field, a partial body changes only what it names, GET /api/user shows them (never the secret)', async () => {
-      const { address } = await createAccount(t, 10);
+    it("sets every policy field, a partial body changes only what it names, GET /api/user shows them to the account's own key (never the secret)", async () => {
+      const { address, apiKey } = await createAccount(t, 10);
       const set = await limits(address, {
         ipWhitelist: ['10.0.0.0/8', '2001:DB8::/32', '127.0.0.1'],
         domainWhitelist: ['App.Example.com', '*.example.org'],
@@ -61,7 +61,7 @@ describe('account policy (extensions.md, "Account policy")', () => {
       // Partial: only dailyLimit changes.
       const partial = await limits(address, { dailyLimit: 50 }).expect(200);
       expect(partial.body.data.userConfig).toMatchObject({ ...expected, dailyLimit: 50 });
-      const user = await t.http().get(`/api/user?address=${address}`).expect(200);
+      const user = await t.http().get(`/api/user?address=${address}`).set('api-key', apiKey).expect(200);
       expect(user.body.data.userConfig).toMatchObject({ ...expected, dailyLimit: 50 });
       expect(JSON.stringify(user.body)).not.toContain('whsec_');
 
@@ -91,12 +91,12 @@ describe('account policy (extensions.md, "Account policy")', () => {
       ['an empty approval webhook', { approvalWebhook: {} }],
       ['enabled alone without a configured webhook', { approvalWebhook: { enabled: true } }],
     ])('refuses %s with 400 VALIDATION_001 and changes nothing', async (_name, body) => {
-      const { address } = await createAccount(t, 10);
-      await limits(address, { ipWhitelist: ['127.0.0.1'] }).expect(200);
+      const { address, apiKey } = await createAccount(t, 10);
+      await limits(address, { ipWhitelist: ['127.0.0.1', '::1'] }).expect(200);
       const res = await limits(address, { ...body, dailyLimit: 7 }).expect(400);
       expect(res.body.error).toMatchObject({ code: 'VALIDATION_001' });
-      const after = await t.http().get(`/api/user?address=${address}`).expect(200);
-      expect(after.body.data.userConfig).toMatchObject({ ipWhitelist: ['127.0.0.1'], approvalWebhook: null, lowBalanceThresholdUsd: null });
+      const after = await t.http().get(`/api/user?address=${address}`).set('api-key', apiKey).expect(200);
+      expect(after.body.data.userConfig).toMatchObject({ ipWhitelist: ['127.0.0.1', '::1'], approvalWebhook: null, lowBalanceThresholdUsd: null });
       expect(after.body.data.userConfig.dailyLimit).not.toBe(7);
     });
 

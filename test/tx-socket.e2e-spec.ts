@@ -38,8 +38,9 @@ describe('tx socket: live status over Socket.IO /tx', () => {
     return `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
   }
 
-  function open(url: string, auth: Record<string, string>): Client {
-    const socket = io(`${url}/tx`, { path: '/socket.io', auth, transports: ['websocket'], reconnection: false, forceNew: true });
+  /** `headers` go on the handshake (Origin, X-Forwarded-For), as a browser or a proxy would set them. */
+  function open(url: string, auth: Record<string, string>, headers: Record<string, string> = {}): Client {
+    const socket = io(`${url}/tx`, { path: '/socket.io', auth, transports: ['websocket'], reconnection: false, forceNew: true, extraHeaders: headers });
     const client = { socket, received: [] as TxNotification[] };
     socket.on('tx.status', (n: TxNotification) => client.received.push(n));
     clients.push(client);
@@ -51,18 +52,25 @@ describe('tx socket: live status over Socket.IO /tx', () => {
   }
 
   /** Connects and subscribes; the ack only comes after the credentials check, so this also waits for auth. */
-  async function subscribed(url: string, auth: Record<string, string>, request: unknown = { all: true }): Promise<Client> {
-    const client = open(url, auth);
+  async function subscribed(url: string, auth: Record<string, string>, request: unknown = { all: true }, headers: Record<string, string> = {}): Promise<Client> {
+    const client = open(url, auth, headers);
     expect(await subscribe(client, request)).toEqual({ ok: true });
     return client;
   }
 
-  async function refusal(url: string, auth: Record<string, string>): Promise<{ error: SocketErrorBody; reason: string }> {
-    const { socket } = open(url, auth);
+  async function refusal(url: string, auth: Record<string, string>, headers: Record<string, string> = {}): Promise<{ error: SocketErrorBody; reason: string }> {
+    return dropped(open(url, auth, headers).socket);
+  }
+
+  /** The error event and disconnect reason of a socket the server drops; a socket still open after 20 s fails the test here. */
+  async function dropped(socket: Socket): Promise<{ error: SocketErrorBody; reason: string }> {
     const error = new Promise<SocketErrorBody>((resolve) => socket.once('error', resolve));
     const reason = new Promise<string>((resolve) => socket.once('disconnect', resolve));
-    return { error: await error, reason: await reason };
+    const stillOpen = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the socket is still connected after 20 s')), 20_000).unref());
+    return Promise.race([Promise.all([error, reason]).then(([e, r]) => ({ error: e, reason: r })), stillOpen]);
   }
+
+  const limits = (address: string, body: object) => a.http().patch(`/admin/accounts/${address}/limits`).set(adminAuth).send(body).expect(200);
 
   async function submit(t: TestApp, apiKey: string): Promise<string> {
     const res = await t.http().post('/api/submit-tx').set('api-key', apiKey).send({ chainId: 31337, to: usdc, callData: mintCall(randomAddress()) }).expect(201);
@@ -73,7 +81,7 @@ describe('tx socket: live status over Socket.IO /tx', () => {
 
   function jwt(claims: Record<string, unknown>, options: { secret?: string; expiresIn?: number } = {}): string {
     const secret = options.secret ?? testEnv().JWT_SECRET;
-    return new JwtService().sign(claims, { secret, algorithm: 'HS256', expiresIn: options.expiresIn ?? 300 });
+    return new JwtService().sign({ aud: 'gas-relay', ...claims }, { secret, algorithm: 'HS256', expiresIn: options.expiresIn ?? 300 });
   }
 
   beforeAll(async () => {
@@ -197,10 +205,12 @@ describe('tx socket: live status over Socket.IO /tx', () => {
       expect(statusesOf(client, txId)).toEqual(['PENDING', 'EXECUTED']);
     });
 
-    it('refuses wrong-secret, expired, mismatched-address and disabled-account tokens', async () => {
+    it('refuses wrong-secret, wrong- or no-audience, expired, mismatched-address and disabled-account tokens', async () => {
       const owner = await createAccount(a, 20);
       const claims = { sub: owner.userId, address: owner.address };
       expect((await refusal(urlA, { token: jwt(claims, { secret: 'some-other-secret-0123456789abcdef' }) })).error.code).toBe('AUTH_004');
+      expect((await refusal(urlA, { token: jwt({ ...claims, aud: 'another-service' }) })).error.code).toBe('AUTH_004');
+      expect((await refusal(urlA, { token: jwt({ ...claims, aud: undefined }) })).error.code).toBe('AUTH_004');
       expect((await refusal(urlA, { token: jwt(claims, { expiresIn: -10 }) })).error.code).toBe('AUTH_005');
       expect((await refusal(urlA, { token: jwt({ sub: owner.userId, address: randomAddress() }) })).error.code).toBe('AUTH_004');
       expect((await refusal(urlA, { token: jwt({ sub: randomUUID() }) })).error.code).toBe('AUTH_004');
@@ -239,6 +249,80 @@ describe('tx socket: live status over Socket.IO /tx', () => {
     await until(() => statusesOf(survivor, txId).includes('EXECUTED'));
     expect(survivor.socket.connected).toBe(true);
     expect(statusesOf(onA, txId)).toEqual([]);
+  });
+
+  describe("the account's ipWhitelist and domainWhitelist (403 AUTH_003, as for HTTP)", () => {
+    let c: TestApp;
+    let urlC: string;
+    beforeAll(async () => {
+      // Behind a proxy on loopback: the X-Forwarded-For hop it adds is the client.
+      c = await createTestApp({ env: { TRUST_PROXY: '127.0.0.1,::1' } });
+      urlC = await listen(c);
+    });
+    afterAll(() => c?.close());
+
+    it('refuses a socket from an IP outside the ipWhitelist at the handshake, by api-key or JWT; X-Forwarded-For counts only through TRUST_PROXY', async () => {
+      const owner = await createAccount(a, 20);
+      await limits(owner.address, { ipWhitelist: ['203.0.113.0/24'] });
+      const token = jwt({ sub: owner.userId, address: owner.address.toLowerCase() });
+      for (const auth of [{ apiKey: owner.apiKey }, { token }] as Array<Record<string, string>>) {
+        const refused = await refusal(urlC, auth, { 'x-forwarded-for': '198.51.100.7' });
+        expect(refused).toEqual({ error: { code: 'AUTH_003', message: expect.stringMatching(/198\.51\.100\.7 is not in the account's ipWhitelist/) }, reason: 'io server disconnect' });
+        await subscribed(urlC, auth, { all: true }, { 'x-forwarded-for': '203.0.113.5' });
+      }
+      // Without TRUST_PROXY the header is the client's say-so: the socket's own address (loopback) decides.
+      const spoofed = await refusal(urlA, { apiKey: owner.apiKey }, { 'x-forwarded-for': '203.0.113.5' });
+      expect(spoofed.error.code).toBe('AUTH_003');
+      // A list that names loopback lets it in.
+      await limits(owner.address, { ipWhitelist: ['127.0.0.0/8', '::1'] });
+      await subscribed(urlA, { apiKey: owner.apiKey });
+    });
+
+    it('refuses a socket whose Origin is outside the domainWhitelist; a listed Origin or none is let in', async () => {
+      const owner = await createAccount(a, 20);
+      await limits(owner.address, { domainWhitelist: ['app.example.com', '*.example.org'] });
+      const token = jwt({ sub: owner.userId, address: owner.address.toLowerCase() });
+      for (const auth of [{ apiKey: owner.apiKey }, { token }] as Array<Record<string, string>>) {
+        for (const origin of ['https://evil.example.net', 'https://app.example.com.evil.net', 'null']) {
+          const refused = await refusal(urlA, auth, { origin });
+          expect(refused).toEqual({ error: { code: 'AUTH_003', message: expect.stringMatching(/domainWhitelist/) }, reason: 'io server disconnect' });
+        }
+        await subscribed(urlA, auth, { all: true }, { origin: 'https://app.example.com' });
+        await subscribed(urlA, auth, { all: true }, { origin: 'https://a.b.example.org' });
+        await subscribed(urlA, auth);
+      }
+    });
+
+    it("drops connected sockets, on every instance, when the account's lists change to exclude them; other accounts' sockets stay", async () => {
+      const owner = await createAccount(a, 20);
+      const other = await createAccount(a, 20);
+      const token = jwt({ sub: owner.userId, address: owner.address.toLowerCase() });
+      const byKey = await subscribed(urlA, { apiKey: owner.apiKey });
+      const byToken = await subscribed(urlB, { token });
+      const fromApp = await subscribed(urlA, { apiKey: owner.apiKey }, { all: true }, { origin: 'https://app.example.com' });
+      const bystander = await subscribed(urlA, { apiKey: other.apiKey });
+
+      // An Origin list that still names the app's origin keeps all three.
+      await limits(owner.address, { domainWhitelist: ['app.example.com'] });
+      await settle();
+      expect([byKey, byToken, fromApp].map((cl) => cl.socket.connected)).toEqual([true, true, true]);
+
+      // One that does not: the socket with that Origin goes, those without an Origin stay.
+      const droppedByOrigin = dropped(fromApp.socket);
+      await limits(owner.address, { domainWhitelist: ['admin.example.com'] });
+      expect(await droppedByOrigin).toEqual({ error: { code: 'AUTH_003', message: expect.stringMatching(/domainWhitelist/) }, reason: 'io server disconnect' });
+      expect([byKey.socket.connected, byToken.socket.connected]).toEqual([true, true]);
+
+      // An IP list without loopback: the api-key socket on A and the JWT socket on B both go.
+      const goes = [dropped(byKey.socket), dropped(byToken.socket)];
+      await limits(owner.address, { ipWhitelist: ['203.0.113.0/24'] });
+      for (const outcome of await Promise.all(goes)) {
+        expect(outcome).toEqual({ error: { code: 'AUTH_003', message: expect.stringMatching(/ipWhitelist/) }, reason: 'io server disconnect' });
+      }
+      const txId = await submit(a, other.apiKey);
+      await until(() => statusesOf(bystander, txId).includes('EXECUTED'));
+      expect(bystander.socket.connected).toBe(true);
+    });
   });
 
   it('with two instances, a client on B gets each status of a transaction submitted on A exactly once', async () => {

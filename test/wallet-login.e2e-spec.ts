@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { Caller, CurrentCaller } from '../src/common/http/authenticated-request';
 import { ApiKeyOrJwt } from '../src/modules/auth/jwt/api-key-or-jwt.decorator';
 import { loginMessageKey } from '../src/modules/auth/login/login-messages.store';
+import { formatSiweMessage } from '../src/modules/auth/login/siwe-message';
 import { REDIS } from '../src/redis/redis.module';
 import { adminAuth, createTestApp, ISO_MS, TestApp } from './support/test-app';
 import { TEST_JWT_SECRET } from './support/test-env';
@@ -34,12 +35,15 @@ function decodeJwt(token: string): { header: Record<string, unknown>; claims: Re
   return { header, claims };
 }
 
+/** The public origin this spec's service is configured with; requests reach it at 127.0.0.1:<port>. */
+const PUBLIC_ORIGIN = 'https://relay.example.com';
+
 describe('wallet login', () => {
   let t: TestApp;
   let redis: Redis;
 
   beforeAll(async () => {
-    t = await createTestApp({ controllers: [WalletProbeController] });
+    t = await createTestApp({ controllers: [WalletProbeController], env: { PUBLIC_ORIGIN } });
     redis = t.app.get<Redis>(REDIS);
   });
   afterAll(() => t.close());
@@ -75,12 +79,12 @@ describe('wallet login', () => {
       expect(expiry).toBeLessThanOrEqual(nowSeconds() + 300);
 
       const lines = message.split('\n');
-      expect(lines[0]).toMatch(/^127\.0\.0\.1:\d+ wants you to sign in with your Ethereum account:$/);
+      expect(lines[0]).toBe('relay.example.com wants you to sign in with your Ethereum account:');
       expect(lines[1]).toBe(wallet.address);
       expect(lines[2]).toBe('');
       expect(lines[3]).toMatch(/^Sign in to the gas relay\./);
       expect(lines[4]).toBe('');
-      expect(lines[5]).toMatch(/^URI: http:\/\/127\.0\.0\.1:\d+$/);
+      expect(lines[5]).toBe('URI: https://relay.example.com');
       expect(lines[6]).toBe('Version: 1');
       expect(lines[7]).toBe('Chain ID: 1');
       expect(lines[8]).toMatch(/^Nonce: [A-Za-z0-9]{8,}$/);
@@ -92,6 +96,17 @@ describe('wallet login', () => {
       const ttl = await redis.ttl(loginMessageKey(messageId));
       expect(ttl).toBeGreaterThan(290);
       expect(ttl).toBeLessThanOrEqual(300);
+    });
+
+    it('names the configured PUBLIC_ORIGIN whatever Host the request was sent with', async () => {
+      const address = Wallet.createRandom().address;
+      for (const headers of [{ host: 'phish.example' }, { host: 'relay.example.com.phish.example:443', 'x-forwarded-host': 'phish.example', 'x-forwarded-proto': 'http' }]) {
+        const res = await t.http().post('/api/auth/message').set(headers).send({ address }).expect(200);
+        const lines = (res.body.data as MessageData).message.split('\n');
+        expect(lines[0]).toBe('relay.example.com wants you to sign in with your Ethereum account:');
+        expect(lines[5]).toBe('URI: https://relay.example.com');
+        expect(res.body.data.message).not.toContain('phish');
+      }
     });
 
     it('gives every message its own nonce and id', async () => {
@@ -126,7 +141,7 @@ describe('wallet login', () => {
       const { token, expiresAt } = res.body.data;
       const { header, claims } = decodeJwt(token);
       expect(header.alg).toBe('HS256');
-      expect(claims).toEqual({ sub: userId, address: wallet.address.toLowerCase(), iat: expect.any(Number), exp: expiresAt });
+      expect(claims).toEqual({ sub: userId, address: wallet.address.toLowerCase(), aud: 'gas-relay', iat: expect.any(Number), exp: expiresAt });
       expect(expiresAt - (claims.iat as number)).toBe(3600);
       expect(Math.abs((claims.iat as number) - nowSeconds())).toBeLessThanOrEqual(5);
       expect(await redis.exists(loginMessageKey(messageId))).toBe(0);
@@ -183,6 +198,40 @@ describe('wallet login', () => {
       await verify(messageId, await wallet.signMessage(message)).expect(401);
     });
 
+    it('a message naming another domain or URI than PUBLIC_ORIGIN: 400 AUTH_008, and the message is used up', async () => {
+      const { wallet } = await walletWithAccount();
+      // As a message issued before PUBLIC_ORIGIN changed, or by a phishing page's Host, would be stored.
+      const foreign = [
+        { domain: 'phish.example', uri: 'https://phish.example' },
+        { domain: 'relay.example.com', uri: 'https://phish.example' },
+        { domain: 'phish.example', uri: PUBLIC_ORIGIN },
+        { domain: 'relay.example.com', uri: 'http://relay.example.com' },
+      ];
+      for (const origin of foreign) {
+        const expiry = nowSeconds() + 300;
+        const message = formatSiweMessage({ ...origin, address: wallet.address, statement: 'Sign in.', uri: origin.uri, chainId: 1, nonce: randomUUID().replace(/-/g, ''), issuedAt: new Date(), expirationTime: new Date(expiry * 1000) });
+        const messageId = randomUUID();
+        await redis.set(loginMessageKey(messageId), JSON.stringify({ address: wallet.address.toLowerCase(), message, expiry }), 'EX', 300);
+        const signature = await wallet.signMessage(message);
+        const res = await verify(messageId, signature).expect(400);
+        expect(res.body.error).toMatchObject({ code: 'AUTH_008', message: expect.stringContaining('not this service') });
+        expect((await verify(messageId, signature).expect(401)).body.error.code).toBe('AUTH_006');
+      }
+    });
+
+    it('a message issued by an instance configured with another PUBLIC_ORIGIN: 400 AUTH_008 here', async () => {
+      const { wallet } = await walletWithAccount();
+      const elsewhere = await createTestApp({ env: { PUBLIC_ORIGIN: 'https://old-relay.example.com' } });
+      try {
+        const res = await elsewhere.http().post('/api/auth/message').send({ address: wallet.address }).expect(200);
+        const { message, messageId } = res.body.data as MessageData;
+        expect(message.split('\n')[0]).toBe('old-relay.example.com wants you to sign in with your Ethereum account:');
+        expect((await verify(messageId, await wallet.signMessage(message)).expect(400)).body.error.code).toBe('AUTH_008');
+      } finally {
+        await elsewhere.close();
+      }
+    });
+
     it('a signature over other text: 400 AUTH_008', async () => {
       const { wallet } = await walletWithAccount();
       const { message, messageId } = await requestMessage(wallet.address);
@@ -224,7 +273,7 @@ describe('wallet login', () => {
 
   describe('@ApiKeyOrJwt() routes', () => {
     const probe = () => t.http().get('/api/_wallet-probe');
-    const signed = (claims: Record<string, unknown>, secret = TEST_JWT_SECRET) => new JwtService().sign(claims, { secret, algorithm: 'HS256' });
+    const signed = (claims: Record<string, unknown>, secret = TEST_JWT_SECRET) => new JwtService().sign({ aud: 'gas-relay', ...claims }, { secret, algorithm: 'HS256' });
 
     it('no credentials: 401 AUTH_001 (also for a non-Bearer Authorization)', async () => {
       expect((await probe().expect(401)).body.error.code).toBe('AUTH_001');
@@ -270,6 +319,34 @@ describe('wallet login', () => {
         const res = await probe().set('authorization', `Bearer ${candidate}`).expect(401);
         expect(res.body.error).toMatchObject({ code: 'AUTH_004', category: 'AUTH' });
       }
+    });
+
+    it('a JWT without aud, or for another audience: 401 AUTH_004', async () => {
+      const { wallet, userId } = await walletWithAccount();
+      const now = nowSeconds();
+      const claims = { sub: userId, address: wallet.address.toLowerCase(), iat: now, exp: now + 600 };
+      await probe().set('authorization', `Bearer ${signed(claims)}`).expect(200);
+      for (const aud of [undefined, 'another-service', ['gas-relay', 'another-service'], '']) {
+        const res = await probe().set('authorization', `Bearer ${signed({ ...claims, aud })}`).expect(401);
+        expect(res.body.error).toMatchObject({ code: 'AUTH_004', category: 'AUTH' });
+      }
+    });
+
+    it("a JWT from outside the account's ipWhitelist or domainWhitelist: 403 AUTH_003, as for an API key", async () => {
+      const { wallet } = await walletWithAccount();
+      const { token } = await login(wallet);
+      const limits = (body: object) => t.http().patch(`/admin/accounts/${wallet.address}/limits`).set(adminAuth).send(body).expect(200);
+      const bearer = { authorization: `Bearer ${token}` };
+      await limits({ ipWhitelist: ['203.0.113.0/24'] });
+      for (const path of ['/api/_wallet-probe', '/api/txs', '/api/account', '/api/user/webhooks']) {
+        const res = await t.http().get(path).set(bearer).expect(403);
+        expect(res.body.error).toMatchObject({ code: 'AUTH_003', message: expect.stringMatching(/ipWhitelist/) });
+      }
+      await limits({ ipWhitelist: ['127.0.0.1', '::1'], domainWhitelist: ['app.example.com'] });
+      await probe().set(bearer).expect(200);
+      await probe().set(bearer).set('origin', 'https://app.example.com').expect(200);
+      const res = await probe().set(bearer).set('origin', 'https://phish.example').expect(403);
+      expect(res.body.error).toMatchObject({ code: 'AUTH_003', message: expect.stringMatching(/domainWhitelist/) });
     });
 
     it('an expired JWT: 401 AUTH_005', async () => {

@@ -93,13 +93,52 @@ describe('webhooks', () => {
       expect(badKey.body.error.code).toBe('AUTH_002');
       const now = Math.floor(Date.now() / 1000);
       const sign = (claims: object, secret = TEST_JWT_SECRET) => new JwtService().sign(claims, { secret, algorithm: 'HS256' });
-      const claims = { sub: userId, address: address.toLowerCase() };
+      const claims = { sub: userId, address: address.toLowerCase(), aud: 'gas-relay' };
       const forged = await t.http().post('/api/user/register-webhooks').set('authorization', `Bearer ${sign({ ...claims, iat: now, exp: now + 600 }, 'another-secret-0123456789abcdef0123')}`).send(body).expect(401);
       expect(forged.body.error.code).toBe('AUTH_004');
       const expired = await t.http().post('/api/user/register-webhooks').set('authorization', `Bearer ${sign({ ...claims, iat: now - 7200, exp: now - 3600 })}`).send(body).expect(401);
       expect(expired.body.error.code).toBe('AUTH_005');
       const ok = await t.http().post('/api/user/register-webhooks').set('authorization', `Bearer ${sign({ ...claims, iat: now, exp: now + 600 })}`).send(body).expect(200);
       expect(ok.body).toMatchObject({ userId, address: address.toLowerCase(), webhooks: [{ url: hook.url, authType: 'none', enabled: true }] });
+    });
+
+    it('a wallet-login JWT makes only the first set: replacing a registered set or rotating the signing secret needs an API key (403 AUTH_007)', async () => {
+      const { userId, address, apiKey } = await createAccount(t);
+      const now = Math.floor(Date.now() / 1000);
+      const bearer = { authorization: `Bearer ${new JwtService().sign({ sub: userId, address: address.toLowerCase(), aud: 'gas-relay', iat: now, exp: now + 600 }, { secret: TEST_JWT_SECRET, algorithm: 'HS256' })}` };
+      const asSession = (body: unknown, query = '') => t.http().post(`/api/user/register-webhooks${query}`).set(bearer).send(body as object);
+      const urls = async () => (await db.query(`SELECT url FROM webhooks WHERE user_id = $1 ORDER BY position`, [userId])).map((r: { url: string }) => r.url);
+      const signingKey = async () => (await db.query(`SELECT * FROM webhook_signing_keys WHERE user_id = $1`, [userId]))[0];
+      const refused = (res: { body: { error: { code: string; category: string } } }) => expect(res.body.error).toMatchObject({ code: 'AUTH_007', category: 'AUTH' });
+
+      // Rotation is refused even when there is nothing yet: no key is issued to a session that way.
+      refused(await asSession([hook], '?rotateSigningSecret=true').expect(403));
+      expect(await signingKey()).toBeUndefined();
+      expect(await urls()).toEqual([]);
+
+      // The team's backend registers its set with the API key.
+      const first = await register(apiKey, [{ url: 'http://127.0.0.1:9/team', authType: 'none' }]).expect(200);
+      const key = await signingKey();
+      expect(first.body.signingSecret).toMatch(/^whsec_/);
+
+      // A session can neither replace it (not even with nothing) nor rotate its secret.
+      for (const [body, query] of [[[{ url: 'http://127.0.0.1:9/elsewhere', authType: 'none' }], ''], [[], ''], [[hook], '?rotateSigningSecret=1']] as const) {
+        const res = await asSession(body, query).expect(403);
+        refused(res);
+        expect(res.text).not.toContain('whsec_');
+      }
+      expect(await urls()).toEqual(['http://127.0.0.1:9/team']);
+      expect(await signingKey()).toEqual(key);
+
+      // The API key can do both.
+      const rotated = await register(apiKey, [{ url: 'http://127.0.0.1:9/team2', authType: 'none' }], '?rotateSigningSecret=true').expect(200);
+      expect(rotated.body.signingSecret).not.toBe(first.body.signingSecret);
+      expect(await urls()).toEqual(['http://127.0.0.1:9/team2']);
+
+      // With the set emptied by the API key there is nothing to replace: a session may register again (no secret returned).
+      await register(apiKey, []).expect(200);
+      const again = await asSession([hook]).expect(200);
+      expect(again.body).toEqual({ userId, address: address.toLowerCase(), webhooks: [{ url: hook.url, authType: 'none', apiKeyPlacement: 'header', enabled: true }] });
     });
 
     it('answers a bare object without secrets, seals secrets at rest, and replaces the whole set atomically', async () => {

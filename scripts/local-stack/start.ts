@@ -130,6 +130,8 @@ async function main(): Promise<void> {
     CHAINS_FILE: chainsFile,
     ADMIN_TOKEN: adminToken,
     JWT_SECRET: jwtSecret,
+    // The image runs this with NODE_ENV=production, where the origin must be named.
+    PUBLIC_ORIGIN: process.env.PUBLIC_ORIGIN ?? apiUrl,
     WEBHOOK_ENCRYPTION_KEY: webhookKey,
     // Local receivers (localhost, LAN) are the point of a local stack.
     WEBHOOK_ALLOW_PRIVATE: process.env.WEBHOOK_ALLOW_PRIVATE ?? 'true',

@@ -15,7 +15,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'wallet login and /health). Every response carries `X-Trace-Id`; error responses also carry `X-Error-Code` (the catalog code). ' +
         'CORS: every path answers a preflight `OPTIONS` with 204, `Access-Control-Allow-Methods` = the methods the path serves and ' +
         '`Access-Control-Allow-Headers: api-key, authorization, content-type, idempotency-key, x-relay-region`, for the origins of `CORS_ORIGINS` ' +
-        '(default `*`; an unlisted origin gets no CORS headers). Account policy on api-key requests: a client IP outside the account\'s `ipWhitelist` ' +
+        '(default `*`; an unlisted origin gets no CORS headers). Account policy on api-key and JWT requests and `/tx` sockets: a client IP outside the account\'s `ipWhitelist` ' +
         '(the socket address; `X-Forwarded-For` only from the proxies in `TRUST_PROXY`) or an `Origin` header whose host is outside its `domainWhitelist` ' +
         'is 403 AUTH_003; a call outside its `allowedTargets` is 403 TRANSACTION_007; a sponsorship its approval webhook does not approve is 403 TRANSACTION_008. ' +
         'The approval webhook receives `{event: "sponsorship.request", userId, chainId, to, callData, value, label, derivationPath, estimatedCostUSD}` signed with ' +

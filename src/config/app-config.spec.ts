@@ -35,6 +35,23 @@ describe('validateConfig', () => {
     expect(() => validateConfig({ ...base, OPERATOR_WEBHOOK_URL: 'ftp://x' })).toThrow('OPERATOR_WEBHOOK_URL');
   });
 
+  it('takes PUBLIC_ORIGIN as an origin, defaults it to localhost off production and requires it in production', () => {
+    expect(validateConfig(base).PUBLIC_ORIGIN).toBe('http://localhost:3000');
+    expect(validateConfig({ ...base, PORT: '4100' }).PUBLIC_ORIGIN).toBe('http://localhost:4100');
+    expect(validateConfig({ ...base, PUBLIC_ORIGIN: 'https://Relay.Example.com:443' }).PUBLIC_ORIGIN).toBe('https://relay.example.com');
+    expect(validateConfig({ ...base, NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://relay.example.com' }).PUBLIC_ORIGIN).toBe('https://relay.example.com');
+    expect(() => validateConfig({ ...base, NODE_ENV: 'production' })).toThrow(/PUBLIC_ORIGIN: required in production/);
+    for (const bad of ['relay.example.com', 'https://relay.example.com/', 'https://relay.example.com/login', 'ftp://relay.example.com', 'https://user@relay.example.com']) {
+      expect(() => validateConfig({ ...base, PUBLIC_ORIGIN: bad })).toThrow(/PUBLIC_ORIGIN/);
+    }
+  });
+
+  it('gives JWTs the audience gas-relay unless JWT_AUDIENCE names another', () => {
+    expect(validateConfig(base).JWT_AUDIENCE).toBe('gas-relay');
+    expect(validateConfig({ ...base, JWT_AUDIENCE: 'relay-eu' }).JWT_AUDIENCE).toBe('relay-eu');
+    expect(() => validateConfig({ ...base, JWT_AUDIENCE: 'two words' })).toThrow(/JWT_AUDIENCE/);
+  });
+
   it('treats empty strings as unset', () => {
     expect(validateConfig({ ...base, PORT: '', ADMIN_TOKEN: '' }).PORT).toBe(3000);
   });

@@ -2,6 +2,9 @@ import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy, validateSync } from 'class-validator';
 import { isIpOrCidr } from '../common/net/ip-list';
 
+/** scheme://host[:port] with nothing after it: what an EIP-4361 message's domain and URI are made of. */
+const PUBLIC_ORIGIN = /^https?:\/\/(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
 // Reads the raw value: implicit conversion would already have turned 'false' into true.
 const toBool = ({ obj, key }: { obj: Record<string, unknown>; key: string }) => {
   const raw = obj[key];
@@ -63,6 +66,18 @@ export class AppConfig {
   /** Lifetime of a wallet-login JWT (decisions.md: one hour). */
   @IsInt() @Min(60) @Max(86_400)
   JWT_TTL_SECONDS: number = 3600;
+
+  /** `aud` of wallet-login JWTs, required on every use: a token this key signed for another audience is refused. */
+  @IsString() @Matches(/^[A-Za-z0-9._:/-]{1,200}$/, { message: 'JWT_AUDIENCE must be 1-200 characters of letters, digits and . _ : / -' })
+  JWT_AUDIENCE: string = 'gas-relay';
+
+  /**
+   * The origin users reach the API at (`https://relay.example.com`): the domain and URI of every
+   * wallet-login message, never the request's Host header. Required in production; otherwise
+   * `http://localhost:<PORT>`.
+   */
+  @IsOptional() @Matches(PUBLIC_ORIGIN, { message: 'PUBLIC_ORIGIN must be an origin like https://relay.example.com (scheme, host, optional port; no path)' })
+  PUBLIC_ORIGIN: string;
 
   @IsString() @Matches(/^\d+(kb|mb)$/)
   BODY_LIMIT: string = '256kb';
@@ -348,6 +363,12 @@ export function validateConfig(env: Record<string, unknown>): AppConfig {
     throw new Error(`Invalid configuration:\n${[...lines, ...delegates.errors].join('\n')}`);
   }
   config.SETTLEMENT_DELEGATES = delegates.delegates;
+  if (config.PUBLIC_ORIGIN === undefined) {
+    // A production relay must name itself: a guessed origin would put the wrong domain in every login message.
+    if (config.NODE_ENV === 'production') throw new Error('Invalid configuration:\n  PUBLIC_ORIGIN: required in production (the origin users reach the API at, e.g. https://relay.example.com)');
+    config.PUBLIC_ORIGIN = `http://localhost:${config.PORT || 3000}`;
+  }
+  config.PUBLIC_ORIGIN = new URL(config.PUBLIC_ORIGIN).origin;
   if (config.RELAYER_TREASURY_KEY && config.RELAYER_TREASURY_PATH) throw new Error('Invalid configuration:\n  RELAYER_TREASURY_KEY and RELAYER_TREASURY_PATH: set one, not both');
   if (config.RELAYER_TARGET_BALANCE_WEI !== undefined && BigInt(config.RELAYER_TARGET_BALANCE_WEI) <= BigInt(config.RELAYER_MIN_BALANCE_WEI)) {
     throw new Error('Invalid configuration:\n  RELAYER_TARGET_BALANCE_WEI: must be above RELAYER_MIN_BALANCE_WEI');

@@ -7,7 +7,11 @@ export type ApiClient = Client<paths>;
 export interface Credentials {
   /** The account's API key (`api-key` header). */
   apiKey?: string;
-  /** A wallet-login JWT (`Authorization: Bearer`), accepted by register-webhooks, GET /api/txs and the socket. */
+  /**
+   * A wallet-login JWT (`Authorization: Bearer`), accepted by GET /api/txs, /api/account, /api/user/webhooks and the
+   * socket, from inside the account's ipWhitelist/domainWhitelist; register-webhooks takes it only for the account's
+   * first webhook set (replacing a set or rotating the signing secret needs the API key: 403 AUTH_007).
+   */
   jwt?: string;
 }
 

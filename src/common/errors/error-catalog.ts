@@ -11,6 +11,7 @@ export const ERROR_CATALOG = {
   AUTH_004: { status: 401, message: 'invalid JWT' },
   AUTH_005: { status: 401, message: 'expired JWT' },
   AUTH_006: { status: 401, message: 'login message expired or already used' },
+  AUTH_007: { status: 403, message: 'this action needs an API key; a wallet-login session cannot do it' },
   AUTH_008: { status: 400, message: 'invalid wallet signature' },
   USER_001: { status: 404, message: 'no account for the address' },
   USER_002: { status: 403, message: 'account disabled' },

@@ -15,19 +15,27 @@ function ipAllowed(list: readonly string[], ip: string): boolean {
   return match(ip);
 }
 
+/** Where a request or a socket comes from, as the account's lists see it. */
+export interface ConnectionOrigin {
+  /** Client IP: the socket's address, or the X-Forwarded-For hop of a proxy TRUST_PROXY names. */
+  ip: string;
+  /** The `Origin` header, when the client sent one. */
+  origin?: string;
+}
+
 /**
- * The account's ipWhitelist and domainWhitelist (extensions.md, "Account policy") for a request
- * made with one of its API keys. The client IP is `req.ip`: the socket's address, or the
- * X-Forwarded-For hop Express derives when TRUST_PROXY names the proxies.
+ * The account's ipWhitelist and domainWhitelist (extensions.md, "Account policy"), for every
+ * credential of the account (API key or wallet-login JWT) and every transport (HTTP, Socket.IO).
  */
-export function checkRequestPolicy(req: Request, account: AccountEntity): void {
-  if (account.ipWhitelist.length > 0) {
-    const ip = req.ip ?? req.socket.remoteAddress ?? '';
-    if (!ipAllowed(account.ipWhitelist, ip)) throw new AppError('AUTH_003', `client IP ${ip} is not in the account's ipWhitelist`);
-  }
-  const origin = req.header('origin');
+export function checkConnectionPolicy(account: AccountEntity, { ip, origin }: ConnectionOrigin): void {
+  if (account.ipWhitelist.length > 0 && !ipAllowed(account.ipWhitelist, ip)) throw new AppError('AUTH_003', `client IP ${ip} is not in the account's ipWhitelist`);
   if (origin !== undefined && account.domainWhitelist.length > 0) {
     const host = originHost(origin);
     if (host === null || !domainAllowed(account.domainWhitelist, host)) throw new AppError('AUTH_003', `Origin ${origin.slice(0, 200)} is not in the account's domainWhitelist`);
   }
+}
+
+/** The client IP is `req.ip`: the socket's address, or the X-Forwarded-For hop Express derives when TRUST_PROXY names the proxies. */
+export function checkRequestPolicy(req: Request, account: AccountEntity): void {
+  checkConnectionPolicy(account, { ip: req.ip ?? req.socket.remoteAddress ?? '', origin: req.header('origin') });
 }

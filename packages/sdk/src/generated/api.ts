@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Account by wallet address */
+        /**
+         * Account by wallet address
+         * @description Public. userConfig's policy fields (ipWhitelist, domainWhitelist, allowedTargets, lowBalanceThresholdUsd, approvalWebhook) are included only when the request carries the account's own api-key or wallet-login JWT (from inside its lists); any other request, with or without credentials, gets the account without them.
+         */
         get: operations["UserController_get"];
         put?: never;
         post?: never;
@@ -371,7 +374,7 @@ export interface paths {
         put?: never;
         /**
          * Replace the account’s webhooks
-         * @description Top-level JSON array (at most 20). Secrets are never returned. The response carries signingSecret (Standard Webhooks, whsec_...) only when this call issued it: the first registration, or with ?rotateSigningSecret=true.
+         * @description Top-level JSON array (at most 20). Secrets are never returned. The response carries signingSecret (Standard Webhooks, whsec_...) only when this call issued it: the first registration, or with ?rotateSigningSecret=true. A wallet-login JWT can only register a set while the account has none: replacing a registered set or rotating the signing secret needs an API key (403 AUTH_007).
          */
         post: operations["WebhooksController_register"];
         delete?: never;
@@ -760,7 +763,7 @@ export interface paths {
         put?: never;
         /**
          * One-time EIP-4361 login message for a wallet (valid 5 minutes)
-         * @description Sign `message` with EIP-191 personal_sign and send the signature to POST /api/auth/verify.
+         * @description Sign `message` with EIP-191 personal_sign and send the signature to POST /api/auth/verify. The message names the service’s configured public origin (PUBLIC_ORIGIN) as its domain and URI, whatever Host the request was sent to.
          */
         post: operations["WalletLoginController_message"];
         delete?: never;
@@ -780,7 +783,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange the signed login message for a JWT
-         * @description The JWT (HS256, 1 hour) authenticates POST /api/user/register-webhooks, GET /api/txs and the Socket.IO namespace /tx.
+         * @description The JWT (HS256, 1 hour, `aud` JWT_AUDIENCE) authenticates the api-key-or-JWT routes (GET /api/txs, /api/account, /api/user/webhooks, ...) and the Socket.IO namespace /tx, from inside the account’s ipWhitelist and domainWhitelist like an API key. On POST /api/user/register-webhooks it can only make the account’s first webhook set: replacing a set or rotating the signing secret needs an API key (403 AUTH_007). A signed message naming another domain or URI than this service’s PUBLIC_ORIGIN is refused (AUTH_008).
          */
         post: operations["WalletLoginController_verify"];
         delete?: never;
@@ -830,16 +833,16 @@ export interface components {
             circuitBreakerEnabled: boolean;
             failureCountStreakLimit: number;
             failureCountStreak: number;
-            /** @description IPs/CIDR blocks allowed to use the API keys (403 AUTH_003 otherwise); empty: any */
-            ipWhitelist: string[];
-            /** @description Hosts (or *.domain) allowed as the request Origin (403 AUTH_003 otherwise); empty: any */
-            domainWhitelist: string[];
-            /** @description Targets and methods the submissions may call (403 TRANSACTION_007 otherwise); empty: any */
-            allowedTargets: components["schemas"]["AllowedTargetDto"][];
-            /** @description USD; account.low_balance event below it; null: none */
-            lowBalanceThresholdUsd: number | null;
-            /** @description Asked to approve each sponsorship (403 TRANSACTION_008 unless it approves); the secret is never returned */
-            approvalWebhook: components["schemas"]["ApprovalWebhookViewDto"] | null;
+            /** @description IPs/CIDR blocks allowed to use the account's API keys and JWTs (403 AUTH_003 otherwise); empty: any. Absent from GET /api/user unless the request carries the account's own api-key or JWT. */
+            ipWhitelist?: string[];
+            /** @description Hosts (or *.domain) allowed as the request Origin (403 AUTH_003 otherwise); empty: any. Absent from GET /api/user unless the request carries the account's own api-key or JWT. */
+            domainWhitelist?: string[];
+            /** @description Targets and methods the submissions may call (403 TRANSACTION_007 otherwise); empty: any. Absent from GET /api/user unless the request carries the account's own api-key or JWT. */
+            allowedTargets?: components["schemas"]["AllowedTargetDto"][];
+            /** @description USD; account.low_balance event below it; null: none. Absent from GET /api/user unless the request carries the account's own api-key or JWT. */
+            lowBalanceThresholdUsd?: number | null;
+            /** @description Asked to approve each sponsorship (403 TRANSACTION_008 unless it approves); the secret is never returned. Absent from GET /api/user unless the request carries the account's own api-key or JWT. */
+            approvalWebhook?: components["schemas"]["ApprovalWebhookViewDto"] | null;
         };
         AccountViewDto: {
             userId: string;
@@ -1953,7 +1956,7 @@ export interface components {
             address: string;
         };
         LoginTokenDto: {
-            /** @description JWT (HS256) for `Authorization: Bearer`; claims sub (userId), address, iat, exp */
+            /** @description JWT (HS256) for `Authorization: Bearer`; claims sub (userId), address, aud (JWT_AUDIENCE, default gas-relay), iat, exp */
             token: string;
             /**
              * @description Unix seconds; the token expires then (1 hour after issue by default)
@@ -1982,7 +1985,7 @@ export interface components {
                  * @description catalog code
                  * @enum {string}
                  */
-                code: "AUTH_001" | "AUTH_002" | "AUTH_003" | "AUTH_004" | "AUTH_005" | "AUTH_006" | "AUTH_008" | "USER_001" | "USER_002" | "USER_003" | "VALIDATION_001" | "VALIDATION_002" | "VALIDATION_003" | "VALIDATION_004" | "TRANSACTION_001" | "TRANSACTION_002" | "TRANSACTION_003" | "TRANSACTION_004" | "TRANSACTION_005" | "TRANSACTION_006" | "TRANSACTION_007" | "TRANSACTION_008" | "TRANSACTION_009" | "CHAIN_001" | "CHAIN_003" | "RELAYER_001" | "RESOURCE_001" | "RESOURCE_003" | "RESOURCE_004" | "SYSTEM_001" | "SYSTEM_002";
+                code: "AUTH_001" | "AUTH_002" | "AUTH_003" | "AUTH_004" | "AUTH_005" | "AUTH_006" | "AUTH_007" | "AUTH_008" | "USER_001" | "USER_002" | "USER_003" | "VALIDATION_001" | "VALIDATION_002" | "VALIDATION_003" | "VALIDATION_004" | "TRANSACTION_001" | "TRANSACTION_002" | "TRANSACTION_003" | "TRANSACTION_004" | "TRANSACTION_005" | "TRANSACTION_006" | "TRANSACTION_007" | "TRANSACTION_008" | "TRANSACTION_009" | "CHAIN_001" | "CHAIN_003" | "RELAYER_001" | "RESOURCE_001" | "RESOURCE_003" | "RESOURCE_004" | "SYSTEM_001" | "SYSTEM_002";
                 message: string;
                 /** @enum {string} */
                 category: "AUTH" | "USER" | "VALIDATION" | "TRANSACTION" | "CHAIN" | "RELAYER" | "RESOURCE" | "SYSTEM";
@@ -6174,7 +6177,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), AUTH_007 (this action needs an API key; a wallet-login session cannot do it), USER_002 (account disabled). */
             403: {
                 headers: {
                     /** @description the catalog code */

@@ -31,3 +31,17 @@ export function toAccountView(account: AccountEntity, now = new Date()): Account
     },
   };
 }
+
+/** The policy fields of userConfig (extensions.md, "Account policy"). */
+const POLICY_FIELDS = ['ipWhitelist', 'domainWhitelist', 'allowedTargets', 'lowBalanceThresholdUsd', 'approvalWebhook'] as const;
+
+/**
+ * What anyone may read of an account (GET /api/user without the account's credentials): no
+ * policy fields. The lists name a team's servers and front ends, the approval webhook an
+ * endpoint that decides its spending, the targets its contracts: a map for an attacker.
+ */
+export function toPublicAccountView(account: AccountEntity, now = new Date()): AccountView {
+  const view = toAccountView(account, now);
+  for (const field of POLICY_FIELDS) delete view.userConfig[field];
+  return view;
+}

@@ -1,6 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { AllowedTargetDto, ApprovalWebhookViewDto } from './policy.dto';
 
+const OWN = "Absent from GET /api/user unless the request carries the account's own api-key or JWT.";
+
 export class UserConfigDto {
   @ApiProperty({ description: 'USD' }) perTxLimit: number;
   @ApiProperty({ description: 'USD' }) dailyLimit: number;
@@ -11,11 +13,13 @@ export class UserConfigDto {
   @ApiProperty() circuitBreakerEnabled: boolean;
   @ApiProperty() failureCountStreakLimit: number;
   @ApiProperty() failureCountStreak: number;
-  @ApiProperty({ type: [String], description: 'IPs/CIDR blocks allowed to use the API keys (403 AUTH_003 otherwise); empty: any' }) ipWhitelist: string[];
-  @ApiProperty({ type: [String], description: 'Hosts (or *.domain) allowed as the request Origin (403 AUTH_003 otherwise); empty: any' }) domainWhitelist: string[];
-  @ApiProperty({ type: [AllowedTargetDto], description: 'Targets and methods the submissions may call (403 TRANSACTION_007 otherwise); empty: any' }) allowedTargets: AllowedTargetDto[];
-  @ApiProperty({ type: Number, nullable: true, description: 'USD; account.low_balance event below it; null: none' }) lowBalanceThresholdUsd: number | null;
-  @ApiProperty({ type: ApprovalWebhookViewDto, nullable: true, description: 'Asked to approve each sponsorship (403 TRANSACTION_008 unless it approves); the secret is never returned' }) approvalWebhook: ApprovalWebhookViewDto | null;
+  // The policy fields below are the account's own business: GET /api/user shows them only to the
+  // account's own credentials; /api/account and the admin API always show them.
+  @ApiProperty({ required: false, type: [String], description: `IPs/CIDR blocks allowed to use the account's API keys and JWTs (403 AUTH_003 otherwise); empty: any. ${OWN}` }) ipWhitelist?: string[];
+  @ApiProperty({ required: false, type: [String], description: `Hosts (or *.domain) allowed as the request Origin (403 AUTH_003 otherwise); empty: any. ${OWN}` }) domainWhitelist?: string[];
+  @ApiProperty({ required: false, type: [AllowedTargetDto], description: `Targets and methods the submissions may call (403 TRANSACTION_007 otherwise); empty: any. ${OWN}` }) allowedTargets?: AllowedTargetDto[];
+  @ApiProperty({ required: false, type: Number, nullable: true, description: `USD; account.low_balance event below it; null: none. ${OWN}` }) lowBalanceThresholdUsd?: number | null;
+  @ApiProperty({ required: false, type: ApprovalWebhookViewDto, nullable: true, description: `Asked to approve each sponsorship (403 TRANSACTION_008 unless it approves); the secret is never returned. ${OWN}` }) approvalWebhook?: ApprovalWebhookViewDto | null;
 }
 
 /** The Account resource of interface.md. */

@@ -1,7 +1,7 @@
 import { applyDecorators, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
 import { Public } from '../../../common/http/public.decorator';
-import { API_KEY_HEADER } from '../api-key.guard';
+import { API_KEY_HEADER } from '../api-key-header';
 import { ApiKeyOrJwtGuard } from './api-key-or-jwt.guard';
 
 /**

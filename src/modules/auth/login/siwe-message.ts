@@ -31,3 +31,13 @@ export function formatSiweMessage(f: SiweFields): string {
     `Expiration Time: ${f.expirationTime.toISOString()}`,
   ].join('\n');
 }
+
+const DOMAIN_LINE = / wants you to sign in with your Ethereum account:$/;
+
+/** The domain and URI a message of `formatSiweMessage` names; null for text of another shape. */
+export function siweOriginOf(message: string): { domain: string; uri: string } | null {
+  const lines = message.split('\n');
+  const uriLine = lines.find((line) => line.startsWith('URI: '));
+  if (!DOMAIN_LINE.test(lines[0] ?? '') || uriLine === undefined) return null;
+  return { domain: lines[0].replace(DOMAIN_LINE, ''), uri: uriLine.slice('URI: '.length) };
+}

@@ -3,11 +3,12 @@ import { getAddress, Signature, verifyMessage } from 'ethers';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AppError } from '../../../common/errors/app-error';
 import { normalizeAddress } from '../../../common/evm/address';
+import { AppConfig } from '../../../config/app-config';
 import { AccountsService } from '../../accounts';
 import { SessionTokens } from '../jwt/session-tokens.service';
 import { LoginMessagesStore } from './login-messages.store';
-import { LoginOrigin } from './login-origin';
-import { formatSiweMessage } from './siwe-message';
+import { LoginOrigin, loginOriginOf } from './login-origin';
+import { formatSiweMessage, siweOriginOf } from './siwe-message';
 
 /** interface.md, Validity windows: a login message is valid 5 minutes, once. */
 export const LOGIN_MESSAGE_TTL_SECONDS = 300;
@@ -33,20 +34,26 @@ export interface LoginSession {
 /** Wallet login: a one-time EIP-4361 message, signed with personal_sign, exchanged for a JWT. */
 @Injectable()
 export class WalletLoginService {
+  /** PUBLIC_ORIGIN: what every message names and every verified message must name. */
+  private readonly origin: LoginOrigin;
+
   constructor(
     private readonly messages: LoginMessagesStore,
     private readonly accounts: AccountsService,
     private readonly tokens: SessionTokens,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.origin = loginOriginOf(config.PUBLIC_ORIGIN);
+  }
 
-  async createMessage(address: string, origin: LoginOrigin): Promise<LoginMessage> {
+  async createMessage(address: string): Promise<LoginMessage> {
     const normalized = normalizeAddress(address);
     if (!normalized) throw new AppError('USER_003');
     // Whole seconds, so the message's Expiration Time and the response's expiry are the same instant.
     const issuedAt = Math.floor(Date.now() / 1000);
     const expiry = issuedAt + LOGIN_MESSAGE_TTL_SECONDS;
     const message = formatSiweMessage({
-      ...origin,
+      ...this.origin,
       address: getAddress(normalized),
       statement: STATEMENT,
       chainId: LOGIN_CHAIN_ID,
@@ -66,10 +73,23 @@ export class WalletLoginService {
     // Redis expires the entry; the stored expiry also covers a Redis clock running behind ours.
     if (!pending || pending.expiry <= Date.now() / 1000) throw new AppError('AUTH_006');
     if (recoverSigner(pending.message, parsed) !== pending.address) throw new AppError('AUTH_008', 'signature is not by the address the message was issued for');
+    this.requireOwnOrigin(pending.message);
     const account = await this.accounts.getByAddress(pending.address);
     if (account.disabled) throw new AppError('USER_002');
     const { token, expiresAt } = await this.tokens.issue(account);
     return { token, expiresAt, userId: account.id, address: account.address };
+  }
+
+  /**
+   * A signature over a message naming another domain or URI (issued before PUBLIC_ORIGIN changed,
+   * or by an instance configured otherwise) logs no one in: the wallet showed the user that
+   * other site as the one asking.
+   */
+  private requireOwnOrigin(message: string): void {
+    const named = siweOriginOf(message);
+    if (named?.domain !== this.origin.domain || named.uri !== this.origin.uri) {
+      throw new AppError('AUTH_008', `the signed message names ${named ? `${named.domain} (${named.uri})` : 'no domain'}, not this service (${this.origin.domain})`);
+    }
   }
 }
 

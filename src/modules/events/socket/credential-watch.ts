@@ -5,10 +5,11 @@ import type { TxSocket } from './tx-socket.events';
 
 /**
  * A socket authenticates once, at connection; this keeps it honest afterwards. Whenever keys or
- * accounts change (a revocation, a disabled account, on this instance or another: ApiKeyCache's
- * change signal), every open socket's credentials are checked again and the socket is refused
- * when they no longer authenticate. A check that fails for another reason (the database is
- * briefly unreachable) leaves the socket open.
+ * accounts change (a revocation, a disabled account, a new ipWhitelist or domainWhitelist, on
+ * this instance or another: ApiKeyCache's change signal), every open socket's credentials and
+ * handshake origin are checked again and the socket is refused (401/403) when they no longer
+ * pass. A check that fails for another reason (the database is briefly unreachable) leaves the
+ * socket open.
  */
 @Injectable()
 export class SocketCredentialWatch implements OnModuleInit, OnModuleDestroy {

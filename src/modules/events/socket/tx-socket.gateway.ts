@@ -55,12 +55,13 @@ export class TxSocketGateway implements OnGatewayInit<TxNamespace>, OnGatewayCon
 
   private async authenticate(client: TxSocket): Promise<SocketPrincipal | null> {
     try {
-      const principal = await this.authenticator.authenticate(client.handshake.auth);
+      const principal = await this.authenticator.authenticate(client.handshake);
       client.data.userId = principal.userId;
       if (principal.expiresAt !== null) whenExpired(client, principal.expiresAt, () => this.refuse(client, new AppError('AUTH_005')));
       this.credentials.watch(
         client,
-        async () => void (await this.authenticator.authenticate(client.handshake.auth)),
+        // The same handshake (address, Origin) against the account's current keys and lists.
+        async () => void (await this.authenticator.authenticate(client.handshake)),
         (err) => this.refuse(client, err),
       );
       return principal;

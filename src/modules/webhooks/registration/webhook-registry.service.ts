@@ -16,6 +16,9 @@ import { authSecretContext, signingSecretContext } from './secret-contexts';
 /** Headers the service sets itself; an api-key header by one of these names would clobber them. */
 const RESERVED_HEADERS = new Set(['host', 'content-type', 'content-length', 'transfer-encoding', 'connection', 'user-agent', 'webhook-id', 'webhook-timestamp', 'webhook-signature']);
 
+/** How the caller authenticated: an API key, or a wallet-login JWT (a session). */
+export type RegistrationCredential = 'api-key' | 'session';
+
 /**
  * Registration replaces an account's whole webhook set in one transaction. A webhook sent
  * again unchanged (same URL, auth type, key name and placement) keeps its identity, so its
@@ -33,13 +36,20 @@ export class WebhookRegistry {
     private readonly config: AppConfig,
   ) {}
 
-  async register(account: AccountEntity, items: RegisterWebhookDto[], rotateSigningSecret: boolean): Promise<RegisteredWebhooksDto> {
+  /**
+   * Where the account's events go and what signs them is the team's backend's business: a
+   * wallet-login session (a browser token) may make the first set, but replacing a registered
+   * set or rotating the signing secret needs an API key (AUTH_007), so a leaked or phished
+   * token cannot redirect or cut off the team's webhooks.
+   */
+  async register(account: AccountEntity, items: RegisterWebhookDto[], rotateSigningSecret: boolean, credential: RegistrationCredential): Promise<RegisteredWebhooksDto> {
     if (!this.box.enabled) throw new AppError('SYSTEM_002', 'webhooks are disabled: WEBHOOK_ENCRYPTION_KEY is not set');
+    if (credential === 'session' && rotateSigningSecret) throw new AppError('AUTH_007', 'rotating the webhook signing secret needs an API key');
     for (const [index, item] of items.entries()) await this.checkTarget(index, item);
 
     const { webhooks, signingSecret } = await this.webhooks.transaction(async (em) => {
       await this.webhooks.lockSetOf(account.id, em);
-      const webhooks = await this.replaceSet(em, account.id, items);
+      const webhooks = await this.replaceSet(em, account.id, items, credential);
       const signingSecret = await this.issueSigningSecret(em, account.id, rotateSigningSecret);
       return { webhooks, signingSecret };
     });
@@ -77,8 +87,10 @@ export class WebhookRegistry {
     }
   }
 
-  private async replaceSet(em: EntityManager, userId: string, items: RegisterWebhookDto[]): Promise<WebhookEntity[]> {
+  private async replaceSet(em: EntityManager, userId: string, items: RegisterWebhookDto[], credential: RegistrationCredential): Promise<WebhookEntity[]> {
     const existing = await this.webhooks.listOf(userId, em);
+    // Read under the set's lock, so a session cannot slip in beside a concurrent first registration.
+    if (credential === 'session' && existing.length > 0) throw new AppError('AUTH_007', 'replacing registered webhooks needs an API key');
     const unclaimed = new Map<string, WebhookEntity[]>();
     for (const row of existing) unclaimed.set(identity(row), [...(unclaimed.get(identity(row)) ?? []), row]);
 

@@ -22,9 +22,10 @@ export class WebhooksController {
     auth: 'api-key-or-jwt',
     envelope: 'bare',
     type: RegisteredWebhooksDto,
-    errors: ['VALIDATION_001'],
+    errors: ['VALIDATION_001', 'AUTH_007'],
     description:
-      'Top-level JSON array (at most 20). Secrets are never returned. The response carries signingSecret (Standard Webhooks, whsec_...) only when this call issued it: the first registration, or with ?rotateSigningSecret=true.',
+      'Top-level JSON array (at most 20). Secrets are never returned. The response carries signingSecret (Standard Webhooks, whsec_...) only when this call issued it: the first registration, or with ?rotateSigningSecret=true. ' +
+      'A wallet-login JWT can only register a set while the account has none: replacing a registered set or rotating the signing secret needs an API key (403 AUTH_007).',
   })
   @ApiBody({ type: [RegisterWebhookDto] })
   register(
@@ -33,6 +34,6 @@ export class WebhooksController {
     @Query() query: RegisterWebhooksQueryDto,
   ): Promise<RegisteredWebhooksDto> {
     const rotate = query.rotateSigningSecret === 'true' || query.rotateSigningSecret === '1';
-    return this.registry.register(caller.account, body, rotate);
+    return this.registry.register(caller.account, body, rotate, caller.keyId ? 'api-key' : 'session');
   }
 }

@@ -12,7 +12,7 @@ export class VerifyLoginRequestDto {
 }
 
 export class LoginTokenDto {
-  @ApiProperty({ description: 'JWT (HS256) for `Authorization: Bearer`; claims sub (userId), address, iat, exp' })
+  @ApiProperty({ description: 'JWT (HS256) for `Authorization: Bearer`; claims sub (userId), address, aud (JWT_AUDIENCE, default gas-relay), iat, exp' })
   token: string;
 
   @ApiProperty({ description: 'Unix seconds; the token expires then (1 hour after issue by default)', example: 1735693200 })
