@@ -6,7 +6,7 @@ const base = {
   REDIS_URL: 'redis://h:6379',
   CHAINS_FILE: 'chains.json',
   RELAYER_MNEMONIC: mnemonic,
-  AUTH_MNEMONIC: mnemonic,
+  AUTH_MNEMONIC: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
   JWT_SECRET: 'x'.repeat(32),
 };
 
@@ -33,6 +33,12 @@ describe('validateConfig', () => {
     expect(() => validateConfig({ ...base, RELAYER_TREASURY_KEY: '0x' + '1'.repeat(64), RELAYER_TREASURY_PATH: "m/44'/60'/99'/0/0" })).toThrow('set one, not both');
     expect(() => validateConfig({ ...base, RELAYER_TREASURY_KEY: '0x1234' })).toThrow('RELAYER_TREASURY_KEY');
     expect(() => validateConfig({ ...base, OPERATOR_WEBHOOK_URL: 'ftp://x' })).toThrow('OPERATOR_WEBHOOK_URL');
+  });
+
+  it('refuses AUTH_MNEMONIC equal to RELAYER_MNEMONIC and a treasury path that is a relayer key', () => {
+    expect(() => validateConfig({ ...base, AUTH_MNEMONIC: mnemonic })).toThrow('AUTH_MNEMONIC: must differ from RELAYER_MNEMONIC');
+    expect(() => validateConfig({ ...base, RELAYER_TREASURY_PATH: "m/44'/60'/1'/0/0" })).toThrow('is relayer key 0 of region 1');
+    expect(() => validateConfig({ ...base, NODE_ENV: 'production', RELAYER_TREASURY_PATH: "m/44'/60'/99'/0/0" })).toThrow('RELAYER_TREASURY_PATH: not allowed in production');
   });
 
   it('treats empty strings as unset', () => {

@@ -1,6 +1,7 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy, validateSync } from 'class-validator';
 import { isIpOrCidr } from '../common/net/ip-list';
+import { keySeparationErrors } from './key-separation';
 
 // Reads the raw value: implicit conversion would already have turned 'false' into true.
 const toBool = ({ obj, key }: { obj: Record<string, unknown>; key: string }) => {
@@ -146,6 +147,10 @@ export class AppConfig {
   /** Mnemonic under which authenticated transactions derive their sender from derivationPath. */
   @Matches(/^([a-z]+ ){11,23}[a-z]+$/, { message: 'AUTH_MNEMONIC must be a 12 to 24 word BIP-39 mnemonic' })
   AUTH_MNEMONIC: string;
+
+  /** Derived senders' keys kept in memory (LRU); one evicted is derived again in well under a millisecond. */
+  @IsInt() @Min(1) @Max(1_000_000)
+  DERIVED_SIGNER_CACHE_SIZE: number = 4096;
 
   /** Active regions, each with its own relayer pool. */
   @Matches(/^[a-z0-9-]+(,[a-z0-9-]+)*$/, { message: 'RELAY_REGIONS must be a comma-separated list like us-east,eu-west' })
@@ -349,6 +354,8 @@ export function validateConfig(env: Record<string, unknown>): AppConfig {
   }
   config.SETTLEMENT_DELEGATES = delegates.delegates;
   if (config.RELAYER_TREASURY_KEY && config.RELAYER_TREASURY_PATH) throw new Error('Invalid configuration:\n  RELAYER_TREASURY_KEY and RELAYER_TREASURY_PATH: set one, not both');
+  const keyErrors = keySeparationErrors(config);
+  if (keyErrors.length > 0) throw new Error(`Invalid configuration:\n${keyErrors.map((e) => `  ${e}`).join('\n')}`);
   if (config.RELAYER_TARGET_BALANCE_WEI !== undefined && BigInt(config.RELAYER_TARGET_BALANCE_WEI) <= BigInt(config.RELAYER_MIN_BALANCE_WEI)) {
     throw new Error('Invalid configuration:\n  RELAYER_TARGET_BALANCE_WEI: must be above RELAYER_MIN_BALANCE_WEI');
   }
