@@ -16,7 +16,7 @@ export class DerivedSendersPerAccount1795742371560 implements MigrationInterface
     await q.query(`ALTER TABLE relay_transactions ADD COLUMN derivation_scheme varchar(8)`);
     await q.query(`UPDATE relay_transactions SET derivation_scheme = 'legacy' WHERE derivation_path IS NOT NULL`);
     await q.query(`ALTER TABLE relay_transactions ADD CONSTRAINT relay_transactions_derivation_scheme_check
-                   CHECK ((derivation_path IS NULL AND derivation_scheme IS NULL) OR (derivation_path IS NOT NULL AND derivation_scheme IN ('account', 'legacy')))`);
+                   CHECK ((derivation_path IS NULL) = (derivation_scheme IS NULL) AND coalesce(derivation_scheme, 'account') IN ('account', 'legacy'))`);
     await q.query(`CREATE TABLE legacy_derivation_paths (
         user_id uuid NOT NULL REFERENCES accounts(id),
         derivation_path varchar(128) NOT NULL,
