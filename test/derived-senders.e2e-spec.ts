@@ -79,7 +79,7 @@ describe('derived senders per account', () => {
   });
 
   it('a derived transaction is sped up and cancelled from its own key after that key left the cache', async () => {
-    const { apiKey, userId } = await createAccount(t, 50);
+    const { apiKey } = await createAccount(t, 50);
     const other = await createAccount(t, 50);
     const db = t.app.get(DataSource);
     const rpc = provider(slow);
