@@ -42,12 +42,15 @@ describe('startup configuration', () => {
     expect(res.stderr).toMatch(/Invalid configuration:[\s\S]*AUTH_MNEMONIC: must differ from RELAYER_MNEMONIC/);
   });
 
-  it('a treasury path that is a relayer key stops the process; in production any treasury path on the relayer mnemonic does', async () => {
-    const collides = await start({ ...testEnv(), RELAYER_TREASURY_PATH: "m/44'/60'/1'/0/0", PORT: '0' });
-    expect(collides.code).toBe(1);
-    expect(collides.stderr).toContain("RELAYER_TREASURY_PATH: m/44'/60'/1'/0/0 is relayer key 0 of region 1");
-    const production = await start({ ...testEnv(), NODE_ENV: 'production', PORT: '0' });
-    expect(production.code).toBe(1);
-    expect(production.stderr).toContain('RELAYER_TREASURY_PATH: not allowed in production');
+  it('a treasury path that is a relayer key stops the process', async () => {
+    const res = await start({ ...testEnv(), RELAYER_TREASURY_PATH: "m/44'/60'/1'/0/0", PORT: '0' });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain("RELAYER_TREASURY_PATH: m/44'/60'/1'/0/0 is relayer key 0 of region 1");
+  });
+
+  it('in production any treasury path on the relayer mnemonic stops the process', async () => {
+    const res = await start({ ...testEnv(), NODE_ENV: 'production', PORT: '0' });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('RELAYER_TREASURY_PATH: not allowed in production');
   });
 });
