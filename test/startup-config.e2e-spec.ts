@@ -34,4 +34,23 @@ describe('startup configuration', () => {
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('CHAINS_FILE /nonexistent/chains.json');
   });
+
+  it('AUTH_MNEMONIC equal to RELAYER_MNEMONIC stops the process: a derivation path would name relayer keys', async () => {
+    const env = testEnv();
+    const res = await start({ ...env, AUTH_MNEMONIC: env.RELAYER_MNEMONIC, PORT: '0' });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/Invalid configuration:[\s\S]*AUTH_MNEMONIC: must differ from RELAYER_MNEMONIC/);
+  });
+
+  it('a treasury path that is a relayer key stops the process', async () => {
+    const res = await start({ ...testEnv(), RELAYER_TREASURY_PATH: "m/44'/60'/1'/0/0", PORT: '0' });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain("RELAYER_TREASURY_PATH: m/44'/60'/1'/0/0 is relayer key 0 of region 1");
+  });
+
+  it('in production any treasury path on the relayer mnemonic stops the process', async () => {
+    const res = await start({ ...testEnv(), NODE_ENV: 'production', PORT: '0' });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('RELAYER_TREASURY_PATH: not allowed in production');
+  });
 });

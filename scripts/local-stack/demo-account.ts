@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { writeSecretFile } from './secret-file';
 import { Wallet } from 'ethers';
 
 /** anvil's default mnemonic, account #1: a funded wallet everyone running the stack can use. */
@@ -54,6 +55,6 @@ export async function seedDemoAccount(apiUrl: string, adminToken: string, stateF
     throw new Error(`admin API answered HTTP ${existing.status} for the demo account`);
   }
   const demo = { address, privateKey: DEMO_PRIVATE_KEY, apiKey, userId };
-  writeFileSync(stateFile, JSON.stringify(demo, null, 2));
+  writeSecretFile(stateFile, JSON.stringify(demo, null, 2));
   return demo;
 }

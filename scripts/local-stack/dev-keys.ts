@@ -23,3 +23,8 @@ export const DEV_TREASURY_PATH = "m/44'/60'/99'/0/0";
 export function devTreasuryAddress(): string {
   return HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(DEV_RELAYER_MNEMONIC), DEV_TREASURY_PATH).address;
 }
+
+/** The dev treasury's private key (the API takes it as RELAYER_TREASURY_KEY: no treasury path on the relayer mnemonic). */
+export function devTreasuryKey(): string {
+  return HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(DEV_RELAYER_MNEMONIC), DEV_TREASURY_PATH).privateKey;
+}

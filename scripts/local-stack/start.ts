@@ -13,7 +13,8 @@ import { ANVIL_TEST_ACCOUNTS } from '../devnet/accounts';
 import { startExchangeServer } from '../exchange/server';
 import { chainsFileFor, EXCHANGE_TESTNET_ID, settlementDelegateEnv } from './chains-config';
 import { ensureDatabase } from './database';
-import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC, DEV_TREASURY_PATH, devRelayerAddresses, devTreasuryAddress } from './dev-keys';
+import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC, devRelayerAddresses, devTreasuryAddress, devTreasuryKey } from './dev-keys';
+import { writeSecretFile } from './secret-file';
 import { seedDemoAccount } from './demo-account';
 import { progress } from './progress';
 import { buildDashboard } from '../dashboard/build';
@@ -29,7 +30,7 @@ const STATE = join(ROOT, '.local');
 function readOr(path: string, make: () => string): string {
   if (existsSync(path)) return readFileSync(path, 'utf8').trim();
   const value = make();
-  writeFileSync(path, value);
+  writeSecretFile(path, value);
   return value;
 }
 
@@ -72,7 +73,7 @@ function buildApi(): Promise<void> {
 async function main(): Promise<void> {
   const started = Date.now();
   const steps = progress();
-  mkdirSync(STATE, { recursive: true });
+  mkdirSync(STATE, { recursive: true, mode: 0o700 });
   const port = Number(process.env.PORT ?? 3000);
   const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/relay';
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -100,7 +101,7 @@ async function main(): Promise<void> {
       throw new Error(`PostgreSQL is not reachable at ${databaseUrl} (${err.message}).`);
     }),
   );
-  if (!chainsAlive && existsSync(join(STATE, 'demo.json'))) writeFileSync(join(STATE, 'demo.json'), '{}');
+  if (!chainsAlive && existsSync(join(STATE, 'demo.json'))) writeSecretFile(join(STATE, 'demo.json'), '{}');
 
   const devnet = await steps.step('chains and contracts (anvil; solc compile on a first run; deploy)', (note) =>
     bringUpDevnet({
@@ -137,7 +138,8 @@ async function main(): Promise<void> {
     WEBHOOK_ALLOW_PRIVATE: process.env.WEBHOOK_ALLOW_PRIVATE ?? 'true',
     PORT: String(port),
     RELAYER_MNEMONIC: process.env.RELAYER_MNEMONIC ?? DEV_RELAYER_MNEMONIC,
-    RELAYER_TREASURY_PATH: process.env.RELAYER_TREASURY_PATH ?? DEV_TREASURY_PATH,
+    // The dev treasury as its own key (same address as DEV_TREASURY_PATH): the image runs with NODE_ENV=production, where a treasury path on the relayer mnemonic is refused.
+    ...(process.env.RELAYER_TREASURY_PATH || process.env.RELAYER_TREASURY_KEY ? {} : { RELAYER_TREASURY_KEY: devTreasuryKey() }),
     AUTH_MNEMONIC: process.env.AUTH_MNEMONIC ?? DEV_AUTH_MNEMONIC,
     RELAYER_KEYS_PER_REGION: String(relayerKeys),
     ...settlementDelegateEnv(devnet.chains),
@@ -146,7 +148,7 @@ async function main(): Promise<void> {
     VAULT_APY_MIN_SPAN_SECONDS: process.env.VAULT_APY_MIN_SPAN_SECONDS ?? '10',
   };
   // The admin CLI (npm run admin) reads this file, so it talks to the same database.
-  writeFileSync(join(STATE, 'local.env'), Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n') + '\n');
+  writeSecretFile(join(STATE, 'local.env'), Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n') + '\n');
 
   console.log(`starting the API: node dist/main.js (its log follows)`);
   const app = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'inherit' });
@@ -167,7 +169,7 @@ async function main(): Promise<void> {
     await steps.step(`API on ${apiUrl} (migrations run on its start)`, () => waitForHealth(apiUrl, app));
     const demo = await steps.step('demo account', () => seedDemoAccount(apiUrl, adminToken, join(STATE, 'demo.json')));
     const manifest = { apiUrl, adminToken, chains: devnet.chains, demo };
-    writeFileSync(join(STATE, 'devnet.json'), JSON.stringify(manifest, null, 2));
+    writeSecretFile(join(STATE, 'devnet.json'), JSON.stringify(manifest, null, 2));
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(
       [

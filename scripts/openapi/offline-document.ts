@@ -16,7 +16,7 @@ export async function offlineOpenApiDocument(): Promise<OpenAPIObject> {
     CHAINS_FILE: 'openapi-export-has-no-chains.json',
     JWT_SECRET: 'openapi-export-placeholder-secret-0123456789',
     RELAYER_MNEMONIC: 'test test test test test test test test test test test junk',
-    AUTH_MNEMONIC: 'test test test test test test test test test test test junk',
+    AUTH_MNEMONIC: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
   };
   const saved = { ...process.env };
   Object.assign(process.env, placeholders);

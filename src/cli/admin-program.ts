@@ -137,6 +137,7 @@ export function buildAdminProgram(services: () => Promise<AdminServices>, print:
     .option('--disabled-chains <ids>', 'comma-separated chain ids the account may not use', chainIds)
     .option('--disabled <bool>', 'disable (true) or enable (false) the account', boolean)
     .option('--reset-streak', 'reset the failure streak to 0')
+    .option('--legacy-derivation <bool>', "while true, paths only this account used before per-account derivation send from their old addresses (to move what they hold)", boolean)
     .option('--ip-whitelist <list>', "comma-separated IPs or CIDR blocks allowed to use the account's keys ('' = any)", list)
     .option('--domain-whitelist <list>', "comma-separated host names or *.domain wildcards allowed as Origin ('' = any)", list)
     .option('--allowed-targets <file|json>', 'JSON array of {chainId?, address, selectors?}, inline or in a file ([] = any)', jsonArray)
@@ -145,7 +146,7 @@ export function buildAdminProgram(services: () => Promise<AdminServices>, print:
     .option('--approval-secret <whsec>', 'its Standard Webhooks signing secret (whsec_...)')
     .option('--approval-enabled <bool>', 'switch the approval webhook on (true) or off (false)', boolean)
     .option('--remove-approval-webhook', 'remove the approval webhook')
-    .action(action(async (s, o: { address: string; perTx?: number; daily?: number; maxRetries?: number; breaker?: boolean; streakLimit?: number; disabledChains?: number[]; disabled?: boolean; resetStreak?: boolean; ipWhitelist?: string[]; domainWhitelist?: string[]; allowedTargets?: unknown[]; lowBalanceUsd?: number | 'none'; approvalWebhook?: string; approvalSecret?: string; approvalEnabled?: boolean; removeApprovalWebhook?: boolean }) => {
+    .action(action(async (s, o: { address: string; perTx?: number; daily?: number; maxRetries?: number; breaker?: boolean; streakLimit?: number; disabledChains?: number[]; disabled?: boolean; resetStreak?: boolean; legacyDerivation?: boolean; ipWhitelist?: string[]; domainWhitelist?: string[]; allowedTargets?: unknown[]; lowBalanceUsd?: number | 'none'; approvalWebhook?: string; approvalSecret?: string; approvalEnabled?: boolean; removeApprovalWebhook?: boolean }) => {
       if (o.removeApprovalWebhook && (o.approvalWebhook !== undefined || o.approvalSecret !== undefined || o.approvalEnabled !== undefined)) {
         throw new UsageError('--remove-approval-webhook cannot be combined with the other --approval-* flags');
       }
@@ -161,6 +162,7 @@ export function buildAdminProgram(services: () => Promise<AdminServices>, print:
         disabledChainIds: o.disabledChains,
         disabled: o.disabled,
         resetFailureStreak: o.resetStreak,
+        legacyDerivation: o.legacyDerivation,
         ipWhitelist: o.ipWhitelist,
         domainWhitelist: o.domainWhitelist,
         allowedTargets: o.allowedTargets,

@@ -6,7 +6,7 @@ const base = {
   REDIS_URL: 'redis://h:6379',
   CHAINS_FILE: 'chains.json',
   RELAYER_MNEMONIC: mnemonic,
-  AUTH_MNEMONIC: mnemonic,
+  AUTH_MNEMONIC: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
   JWT_SECRET: 'x'.repeat(32),
 };
 
@@ -50,6 +50,12 @@ describe('validateConfig', () => {
     expect(validateConfig(base).JWT_AUDIENCE).toBe('gas-relay');
     expect(validateConfig({ ...base, JWT_AUDIENCE: 'relay-eu' }).JWT_AUDIENCE).toBe('relay-eu');
     expect(() => validateConfig({ ...base, JWT_AUDIENCE: 'two words' })).toThrow(/JWT_AUDIENCE/);
+  });
+
+  it('refuses AUTH_MNEMONIC equal to RELAYER_MNEMONIC and a treasury path that is a relayer key', () => {
+    expect(() => validateConfig({ ...base, AUTH_MNEMONIC: mnemonic })).toThrow('AUTH_MNEMONIC: must differ from RELAYER_MNEMONIC');
+    expect(() => validateConfig({ ...base, RELAYER_TREASURY_PATH: "m/44'/60'/1'/0/0" })).toThrow('is relayer key 0 of region 1');
+    expect(() => validateConfig({ ...base, NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://relay.example.com', RELAYER_TREASURY_PATH: "m/44'/60'/99'/0/0" })).toThrow('RELAYER_TREASURY_PATH: not allowed in production');
   });
 
   it('treats empty strings as unset', () => {

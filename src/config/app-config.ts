@@ -1,6 +1,7 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy, validateSync } from 'class-validator';
 import { isIpOrCidr } from '../common/net/ip-list';
+import { keySeparationErrors } from './key-separation';
 
 /** scheme://host[:port] with nothing after it: what an EIP-4361 message's domain and URI are made of. */
 const PUBLIC_ORIGIN = /^https?:\/\/(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
@@ -161,6 +162,10 @@ export class AppConfig {
   /** Mnemonic under which authenticated transactions derive their sender from derivationPath. */
   @Matches(/^([a-z]+ ){11,23}[a-z]+$/, { message: 'AUTH_MNEMONIC must be a 12 to 24 word BIP-39 mnemonic' })
   AUTH_MNEMONIC: string;
+
+  /** Derived senders' keys kept in memory (LRU); one evicted is derived again in well under a millisecond. */
+  @IsInt() @Min(1) @Max(1_000_000)
+  DERIVED_SIGNER_CACHE_SIZE: number = 4096;
 
   /** Active regions, each with its own relayer pool. */
   @Matches(/^[a-z0-9-]+(,[a-z0-9-]+)*$/, { message: 'RELAY_REGIONS must be a comma-separated list like us-east,eu-west' })
@@ -370,6 +375,8 @@ export function validateConfig(env: Record<string, unknown>): AppConfig {
   }
   config.PUBLIC_ORIGIN = new URL(config.PUBLIC_ORIGIN).origin;
   if (config.RELAYER_TREASURY_KEY && config.RELAYER_TREASURY_PATH) throw new Error('Invalid configuration:\n  RELAYER_TREASURY_KEY and RELAYER_TREASURY_PATH: set one, not both');
+  const keyErrors = keySeparationErrors(config);
+  if (keyErrors.length > 0) throw new Error(`Invalid configuration:\n${keyErrors.map((e) => `  ${e}`).join('\n')}`);
   if (config.RELAYER_TARGET_BALANCE_WEI !== undefined && BigInt(config.RELAYER_TARGET_BALANCE_WEI) <= BigInt(config.RELAYER_MIN_BALANCE_WEI)) {
     throw new Error('Invalid configuration:\n  RELAYER_TARGET_BALANCE_WEI: must be above RELAYER_MIN_BALANCE_WEI');
   }

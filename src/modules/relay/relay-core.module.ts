@@ -15,6 +15,7 @@ import { RelayOutcomes } from './outcomes/relay-outcomes';
 import { RelayBroadcastStore } from './store/relay-broadcast.store';
 import { RelayTransactionStore } from './store/relay-transaction.store';
 import { SignerNonceStore } from './store/signer-nonce.store';
+import { LegacyDerivationPathStore } from './store/legacy-derivation-path.store';
 import { NonceManager } from './pipeline/nonce-manager.service';
 import { KeyEligibility } from './core/key-eligibility';
 import { SignerPool } from './core/signer-pool.service';
@@ -31,7 +32,7 @@ import { KeySlots } from './pipeline/key-slots.service';
     PricingModule,
     TxEventsModule,
   ],
-  providers: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, KeySlots, SettlementService, Estimator, FeeOracle, SendQueue, TxQueryService, ReservedTargets],
-  exports: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, KeySlots, SettlementService, Estimator, SendQueue, TxQueryService, ReservedTargets, AccountsModule, ChainsModule, PricingModule, TxEventsModule, BullModule],
+  providers: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, LegacyDerivationPathStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, KeySlots, SettlementService, Estimator, FeeOracle, SendQueue, TxQueryService, ReservedTargets],
+  exports: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, LegacyDerivationPathStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, KeySlots, SettlementService, Estimator, SendQueue, TxQueryService, ReservedTargets, AccountsModule, ChainsModule, PricingModule, TxEventsModule, BullModule],
 })
 export class RelayCoreModule {}

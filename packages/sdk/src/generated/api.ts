@@ -960,6 +960,8 @@ export interface components {
             disabledChainIds?: number[];
             /** @description Disables the account: its keys stop authenticating */
             disabled?: boolean;
+            /** @description While true, a derivationPath this account (and no other) used before derived senders were per account sends from that path's old address, so the team can move what it holds; other paths keep the account's own keys */
+            legacyDerivation?: boolean;
             /** @description Reset the circuit breaker failure streak to 0 */
             resetFailureStreak?: boolean;
         };
@@ -3046,6 +3048,7 @@ export interface operations {
                  *         1
                  *       ],
                  *       "disabled": false,
+                 *       "legacyDerivation": false,
                  *       "resetFailureStreak": false
                  *     }
                  */

@@ -104,6 +104,7 @@ export class AccountsService {
     if (limits.failureCountStreakLimit !== undefined) patch.failureStreakLimit = limits.failureCountStreakLimit;
     if (limits.disabledChainIds !== undefined) patch.disabledChainIds = [...new Set(limits.disabledChainIds)];
     if (limits.disabled !== undefined) patch.disabled = limits.disabled;
+    if (limits.legacyDerivation !== undefined) patch.legacyDerivation = limits.legacyDerivation;
     if (limits.resetFailureStreak) patch.failureStreak = 0;
     if (limits.ipWhitelist !== undefined) patch.ipWhitelist = [...new Set(limits.ipWhitelist.map((ip) => ip.trim().toLowerCase()))];
     if (limits.domainWhitelist !== undefined) patch.domainWhitelist = [...new Set(limits.domainWhitelist.map((d) => d.trim().toLowerCase()))];

@@ -66,6 +66,13 @@ export class AccountLimitsDto extends AccountPolicyFieldsDto {
   @IsOptional() @IsBoolean()
   disabled?: boolean;
 
+  @ApiPropertyOptional({
+    description:
+      "While true, a derivationPath this account (and no other) used before derived senders were per account sends from that path's old address, so the team can move what it holds; other paths keep the account's own keys",
+  })
+  @IsOptional() @IsBoolean()
+  legacyDerivation?: boolean;
+
   @ApiPropertyOptional({ description: 'Reset the circuit breaker failure streak to 0' })
   @IsOptional() @IsBoolean()
   resetFailureStreak?: boolean;

@@ -19,6 +19,10 @@ export class AccountEntity {
   @Column({ type: 'boolean', default: false })
   disabled: boolean;
 
+  /** Set by an operator while the account recovers what its own pre-migration derived addresses hold (docs/decisions.md, "Derived senders per account"). */
+  @Column({ name: 'legacy_derivation', type: 'boolean', default: false })
+  legacyDerivation: boolean;
+
   @Column({ name: 'available_micro', type: 'bigint', transformer: bigintTransformer })
   availableMicro: bigint;
 

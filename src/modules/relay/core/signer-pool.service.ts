@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { HDNodeWallet, Mnemonic } from 'ethers';
+import { getBytes, HDNodeWallet, hexlify, Mnemonic } from 'ethers';
 import { AppError } from '../../../common/errors/app-error';
 import { AppConfig } from '../../../config/app-config';
 import { RegionResolver } from '../intake/region-resolver';
+import { DerivationScheme, DerivedKeys } from './derived-keys';
 import { KeyEligibility } from './key-eligibility';
 import { LocalKeySigner } from './local-key-signer';
+import { LruMap } from './lru-map';
 
 /** What signs: a local key today; a KMS-backed signer can implement the same shape. */
 export interface RelaySigner {
@@ -12,18 +14,25 @@ export interface RelaySigner {
   signTransaction(tx: import('ethers').TransactionRequest): Promise<string>;
 }
 
-const DERIVATION_PATH = /^m(\/\d{1,10}'?){1,10}$/;
+/** What a row needs to find the key that signed it again: its account, path, scheme and recorded sender. */
+export interface DerivedRow {
+  userId: string;
+  derivationPath: string | null;
+  derivationScheme: DerivationScheme | null;
+  sender: string | null;
+}
 
 /**
  * Relayer keys per (region, chain) drawn from RELAYER_MNEMONIC (region i, key j at
- * m/44'/60'/i'/0/j), and keys derived from AUTH_MNEMONIC for authenticated transactions.
+ * m/44'/60'/i'/0/j), and keys derived per account from AUTH_MNEMONIC for authenticated
+ * transactions (`DerivedKeys`), kept in an LRU of DERIVED_SIGNER_CACHE_SIZE.
  */
 @Injectable()
 export class SignerPool {
   private readonly pools = new Map<string, LocalKeySigner[]>();
-  private readonly derived = new Map<string, LocalKeySigner>();
+  private readonly derived: LruMap<string, LocalKeySigner>;
   private readonly turns = new Map<string, number>();
-  private readonly authMnemonic: Mnemonic;
+  private readonly keys: DerivedKeys;
 
   constructor(
     private readonly config: AppConfig,
@@ -35,7 +44,9 @@ export class SignerPool {
       const keys = Array.from({ length: config.RELAYER_KEYS_PER_REGION }, (_, k) => signerOf(HDNodeWallet.fromMnemonic(relayer, `m/44'/60'/${r}'/0/${k}`)));
       this.pools.set(region, keys);
     });
-    this.authMnemonic = Mnemonic.fromPhrase(config.AUTH_MNEMONIC);
+    // The one PBKDF2 of the auth mnemonic, at startup; each new path is then HMACs and a few curve operations.
+    this.keys = new DerivedKeys(getBytes(Mnemonic.fromPhrase(config.AUTH_MNEMONIC).computeSeed()));
+    this.derived = new LruMap(config.DERIVED_SIGNER_CACHE_SIZE);
   }
 
   /** Every relayer address of a region (the same addresses serve every chain). */
@@ -83,27 +94,37 @@ export class SignerPool {
       const found = pool.find((w) => w.address.toLowerCase() === lower);
       if (found) return found;
     }
-    return this.derivedByAddress(lower);
+    return undefined;
   }
 
-  /** VALIDATION_001 for a path that is not a BIP-32 path. Same path, same key, always. */
-  derive(path: string): RelaySigner {
-    if (!DERIVATION_PATH.test(path)) throw new AppError('VALIDATION_001', `derivationPath ${path} is not a BIP-32 path like m/44'/60'/0'/0/7`);
-    let signer = this.derived.get(path);
+  /**
+   * The account's key at `path` (VALIDATION_001 for a path that is not a BIP-32 path): the same
+   * account and path give the same key, always; another account's same path, another key.
+   * `legacy` is the derivation before keys were per account, only for rows recorded under it.
+   */
+  derive(accountId: string, path: string, scheme: DerivationScheme = 'account'): RelaySigner {
+    const id = `${scheme}:${accountId}:${path}`;
+    let signer = this.derived.get(id);
     if (!signer) {
-      try {
-        signer = signerOf(HDNodeWallet.fromMnemonic(this.authMnemonic, path));
-      } catch {
-        throw new AppError('VALIDATION_001', `derivationPath ${path} cannot be derived`);
-      }
-      this.derived.set(path, signer);
+      const key = this.keys.derive(accountId, path, scheme);
+      if (key === 'invalid') throw new AppError('VALIDATION_001', `derivationPath ${path} is not a BIP-32 path like m/44'/60'/0'/0/7`);
+      if (key === 'underivable') throw new AppError('VALIDATION_001', `derivationPath ${path} cannot be derived`);
+      signer = new LocalKeySigner(hexlify(key.privateKey), key.address);
+      this.derived.set(id, signer);
     }
     return signer;
   }
 
-  private derivedByAddress(lower: string): RelaySigner | undefined {
-    for (const signer of this.derived.values()) if (signer.address.toLowerCase() === lower) return signer;
-    return undefined;
+  /**
+   * The key that signs a row again (resend, replacement, cancellation, nonce fill): its derived
+   * key, re-derived from the row when the cache no longer holds it, or its pool key. Undefined
+   * when the row's recorded sender is not that key: nothing is ever signed for an address the
+   * row does not name.
+   */
+  forRow(tx: DerivedRow): RelaySigner | undefined {
+    if (!tx.derivationPath) return tx.sender ? this.byAddress(tx.sender) : undefined;
+    const signer = this.derive(tx.userId, tx.derivationPath, tx.derivationScheme ?? 'account');
+    return !tx.sender || signer.address.toLowerCase() === tx.sender.toLowerCase() ? signer : undefined;
   }
 }
 

@@ -8,6 +8,8 @@ import { TxStatusPublisher } from '../../tx-events';
 import { ExchangeRelayService } from './exchange/exchange-relay.service';
 import { KeyEligibility } from '../core/key-eligibility';
 import { SignerPool } from '../core/signer-pool.service';
+import { DerivationScheme } from '../core/derived-keys';
+import { LegacyDerivationPathStore } from '../store/legacy-derivation-path.store';
 import { Estimate, Estimator } from './estimator.service';
 import { ApprovalGate } from './approval-gate';
 import { PendingWriter } from './pending-writer.service';
@@ -45,6 +47,7 @@ export class SubmissionService {
     private readonly lowBalance: LowBalanceMonitor,
     private readonly eligibility: KeyEligibility,
     private readonly reserved: ReservedTargets,
+    private readonly legacyPaths: LegacyDerivationPathStore,
   ) {}
 
   /** POST /api/quote: the same estimate, nothing stored. */
@@ -75,7 +78,7 @@ export class SubmissionService {
       checkAllowedTarget(caller.account, dto);
     }
     this.refuseWithoutFundedKey(chain.chainId, this.regions.resolve(command.region, dto.region));
-    const { request, region, estimate } = await this.prepare(command);
+    const { request, region, estimate, scheme } = await this.prepare(command);
     await this.approval.check(caller.account, {
       chainId: request.chain.chainId,
       to: request.to,
@@ -103,6 +106,7 @@ export class SubmissionService {
         transactionType: request.transactionType,
         submitRegion: region,
         derivationPath: request.derivationPath,
+        derivationScheme: scheme,
         authorizationList: request.authorizationList,
         origin: command.origin ?? null,
         validUntil: request.validUntil,
@@ -126,15 +130,21 @@ export class SubmissionService {
     }
   }
 
-  private async prepare({ caller, tx: dto, region: hints }: Omit<RelayCommand, 'within' | 'origin'>): Promise<{ request: RelayRequest; region: string; estimate: Estimate }> {
+  private async prepare({ caller, tx: dto, region: hints }: Omit<RelayCommand, 'within' | 'origin'>): Promise<{ request: RelayRequest; region: string; estimate: Estimate; scheme: DerivationScheme | null }> {
     const chain = this.chains.get(dto.chainId);
     if (chain.capabilities.exchangeAction) throw new AppError('VALIDATION_001', `chain ${chain.chainId} takes exchange actions, not EVM transactions`);
     if (caller.account.disabledChainIds.includes(chain.chainId)) throw new AppError('CHAIN_001', `chain ${chain.chainId} is disabled for this account`);
     const request = parseRelayRequest(dto, chain);
     const region = this.regions.resolve(hints, dto.region);
-    const derived = request.derivationPath ? this.signers.derive(request.derivationPath) : null;
+    const scheme = request.derivationPath ? await this.schemeOf(caller.account, request.derivationPath) : null;
+    const derived = request.derivationPath && scheme ? this.signers.derive(caller.account.id, request.derivationPath, scheme) : null;
     const from = derived?.address ?? this.signers.poolAddresses(region)[0];
     const estimate = await this.estimator.estimate(request, from, { derivedSender: derived !== null });
-    return { request, region, estimate };
+    return { request, region, estimate, scheme };
+  }
+
+  /** The account's own key; the path's old global key only while an operator lets the account recover a path it alone used before. */
+  private async schemeOf(account: { id: string; legacyDerivation: boolean }, path: string): Promise<DerivationScheme> {
+    return account.legacyDerivation && (await this.legacyPaths.ownedOnlyBy(account.id, path)) ? 'legacy' : 'account';
   }
 }

@@ -38,7 +38,7 @@ export class Abandonment {
     const verdict = await this.fate.decide(tx, previous);
     if (verdict !== 'open') return verdict === 'reissue';
     if ((await this.chain.pendingNonce(tx.chainId, tx.sender)) > tx.nonce) return false;
-    const signer = tx.derivationPath ? this.signers.derive(tx.derivationPath) : this.signers.byAddress(tx.sender);
+    const signer = this.signers.forRow(tx);
     if (signer) await this.filler.fill(tx.chainId, signer, tx.nonce);
     return true;
   }

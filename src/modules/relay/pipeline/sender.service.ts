@@ -91,7 +91,8 @@ export class SenderService {
       await this.settlement.failUnsent(txId, ended === 'expired' ? 'validUntil passed before it was sent' : 'cancelled before it was sent', ended, ['accepted']);
       return;
     }
-    const signer = tx.derivationPath ? this.signers.derive(tx.derivationPath) : await this.poolKey(tx);
+    const signer = tx.derivationPath ? this.signers.forRow(tx) : await this.poolKey(tx);
+    if (!signer) throw new PermanentSendError(`no key for sender ${tx.sender}`);
     if (tx.derivationPath) await this.funding.fund(tx, signer);
     let sent: boolean;
     try {
@@ -129,7 +130,7 @@ export class SenderService {
     if (!last || tx.transactionType === 'funding-signed') return this.send(txId);
     const verdict = await this.fate.decide(tx, previous);
     if (verdict !== 'open') return this.afterVerdict(tx, previous, verdict);
-    const signer = tx.derivationPath ? this.signers.derive(tx.derivationPath) : this.signers.byAddress(tx.sender);
+    const signer = this.signers.forRow(tx);
     if (!signer) throw new PermanentSendError(`no key for sender ${tx.sender}`);
     const fees = requested ?? (await this.repriced(tx, recordedFees(last), true));
     if (!fees) {
@@ -306,7 +307,7 @@ export class SenderService {
     if (outcome === 'replacement-underpriced') return this.watch(tx, previous);
     if (outcome === 'busy') throw this.poolFull(tx.chainId, latest.sender, tx.id, latest.nonce, latest.hash);
     if (outcome === 'under-base-fee' && tx.transactionType !== 'funding-signed' && tx.sender) {
-      const signer = tx.derivationPath ? this.signers.derive(tx.derivationPath) : this.signers.byAddress(tx.sender);
+      const signer = this.signers.forRow(tx);
       const repriced = signer ? await this.repriced(tx, recordedFees(latest), false) : null;
       if (repriced && maxGasPrice(repriced) <= BigInt(latest.maxFeePerGas)) throw new BackPressureError(`${tx.id} is priced under the base fee; the fee data read does not show it yet`, UNDER_BASE_FEE_RETRY_MS);
       if (signer && repriced) {

@@ -2,6 +2,7 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Update
 import { bigintTransformer } from '../../../database/bigint.transformer';
 import type { ReceiptJson } from '../core/mined-receipt';
 import type { Stage, TxStatus } from '../core/stage';
+import type { DerivationScheme } from '../core/derived-keys';
 
 export type { TxStatus } from '../core/stage';
 export const TRANSACTION_TYPES = ['flash', 'flash-blocks', 'authenticated', 'funding-signed'] as const;
@@ -119,6 +120,10 @@ export class RelayTransactionEntity {
 
   @Column({ name: 'derivation_path', type: 'varchar', length: 128, nullable: true })
   derivationPath: string | null;
+
+  /** Which derivation the row's sender comes from (per account, or the legacy global one); null without a derivation path. */
+  @Column({ name: 'derivation_scheme', type: 'varchar', length: 8, nullable: true })
+  derivationScheme: DerivationScheme | null;
 
   @Column({ name: 'authorization_list', type: 'jsonb', nullable: true })
   authorizationList: StoredAuthorization[] | null;
