@@ -133,12 +133,13 @@ export class SenderService {
     const signer = tx.derivationPath ? this.signers.derive(tx.derivationPath) : this.signers.byAddress(tx.sender);
     if (!signer) throw new PermanentSendError(`no key for sender ${tx.sender}`);
     const fees = requested ?? (await this.repriced(tx, recordedFees(last), true));
-    if (!fees) {
-      this.logger.warn(`not replacing ${txId} (nonce ${tx.nonce}): the fee cap or the account's reservation allows no valid replacement; it waits at its price`);
-      return;
-    }
     // A client's speed-up was reserved by the API; at today's price it may need a little more. Never signed unreserved.
-    if (requested && !(await this.reserved(tx, requested))) return;
+    if (!fees || (requested && !(await this.reserved(tx, requested)))) {
+      // It keeps its fees: its last bytes go out again, in case a node dropped them (a node that
+      // refuses them as under the base fee spends one of the account's retries).
+      this.logger.warn(`not replacing ${txId} (nonce ${tx.nonce}): the fee cap or the account's reservation allows no valid replacement; it waits at its price`);
+      return this.rebroadcast(tx, previous);
+    }
     if (tx.cancelReason) return this.cancel(tx, signer, fees);
     this.logger.log(`replacing ${txId} (nonce ${tx.nonce}) with max fee ${maxGasPrice(fees)}`);
     await this.signAndBroadcast(tx, signer, fees, tx.nonce);
