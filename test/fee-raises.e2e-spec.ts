@@ -28,7 +28,10 @@ describe('fee raises', () => {
   const harness = (app: () => TestApp) => {
     const db = () => app().app.get(DataSource);
     const submit = (apiKey: string, body: Record<string, unknown>) =>
-      app().http().post('/api/submit-tx').set('api-key', apiKey).send(body).expect(201).then((r) => r.body.data as { txId: string; estimatedCostUSD: number });
+      app().http().post('/api/submit-tx').set('api-key', apiKey).send(body).then((r) => {
+        if (r.status !== 201) throw new Error(`submit-tx answered ${r.status}: ${JSON.stringify(r.body)}`);
+        return r.body.data as { txId: string; estimatedCostUSD: number };
+      });
     const speedUp = (apiKey: string, id: string, body: Record<string, unknown>) => app().http().post(`/api/tx/${id}/speed-up`).set('api-key', apiKey).send(body);
     const record = (id: string) => app().http().get('/api/tx').query({ id }).expect(200).then((r) => r.body.data);
     /** Until the transaction has a hash a node accepted (automine off: it then waits in the pool). */

@@ -11,6 +11,9 @@ import { checkSpendLimits } from '../intake/spend-limits';
 import { RelayTransactionEntity } from '../store/relay-transaction.entity';
 import { RelayTransactionStore } from '../store/relay-transaction.store';
 
+/** Largest amount a reservation can hold: micro-USD live in PostgreSQL bigint columns. */
+const MAX_RESERVATION_MICRO = 2n ** 63n - 1n;
+
 /** A fee raise allowed (the reservation now covers the new fees' worst case), or refused with the code a client gets. */
 export type RaiseResult = { ok: true; reservedMicro: bigint; addedMicro: bigint } | { ok: false; error: AppError };
 
@@ -46,6 +49,7 @@ export class FeeRaise {
    */
   async reserve(tx: RelayTransactionEntity, fees: FeeSettings, kind: ResignKind): Promise<RaiseResult> {
     const totalMicro = await this.needed(tx, fees, kind);
+    if (totalMicro > MAX_RESERVATION_MICRO) return { ok: false, error: new AppError('TRANSACTION_001', 'at these fees the worst-case cost exceeds what any account can spend') };
     const now = new Date();
     const memo = `${kind === 'cancel' ? 'cancellation' : 'fees'} at max fee ${maxGasPrice(fees)} wei`;
     const outcome = await this.txs.raiseReservation(tx.id, { totalMicro, chainId: tx.chainId, now, dayStart: utcDayStart(now) }, memo);
