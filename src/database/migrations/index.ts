@@ -11,6 +11,7 @@ import { IdempotencyKeys1764610000000 } from './1764610000000-idempotency-keys';
 import { TxLifecycle1764610100000 } from './1764610100000-tx-lifecycle';
 import { RelayerTopUps1764630000000 } from './1764630000000-relayer-top-ups';
 import { SettledFinality1764700000000 } from './1764700000000-settled-finality';
+import { FeeRaiseReservations1795742304139 } from './1795742304139-fee-raise-reservations';
 import { DerivedSendersPerAccount1795742371560 } from './1795742371560-derived-senders-per-account';
 
 /** Every migration in order; listed explicitly so the build, the CLI and tests agree. */
@@ -28,5 +29,6 @@ export const MIGRATIONS = [
   TxLifecycle1764610100000,
   RelayerTopUps1764630000000,
   SettledFinality1764700000000,
+  FeeRaiseReservations1795742304139,
   DerivedSendersPerAccount1795742371560,
 ];

@@ -1,9 +1,10 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor, Type } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor, Type } from '@nestjs/common';
 import { ModuleRef, Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { defer, from, lastValueFrom, mergeMap, Observable, of } from 'rxjs';
 import { AppError } from '../../common/errors/app-error';
 import type { AuthenticatedRequest } from '../../common/http/authenticated-request';
+import { IdempotencyScope, withIdempotencyScope } from './idempotency-scope';
 import { IdempotencyService, StoredAnswer } from './idempotency.service';
 import { isValidIdempotencyKey, requestHash } from './request-hash';
 
@@ -25,6 +26,8 @@ export interface IdempotentRefresh {
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
+  private readonly logger = new Logger(IdempotencyInterceptor.name);
+
   constructor(
     private readonly keys: IdempotencyService,
     private readonly reflector: Reflector,
@@ -53,11 +56,18 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   private async run(next: CallHandler, res: Response, userId: string, key: string, hash: string): Promise<unknown> {
     let response: unknown;
+    const scope: IdempotencyScope = { committed: undefined };
     try {
-      response = await lastValueFrom(next.handle(), { defaultValue: null });
+      response = await withIdempotencyScope(scope, () => lastValueFrom(next.handle(), { defaultValue: null }));
     } catch (err) {
       // Nothing was created (refusals happen before the submission's one statement): the key stays free.
-      await this.keys.release(userId, key, hash);
+      if (scope.committed === undefined) {
+        await this.keys.release(userId, key, hash);
+        throw err;
+      }
+      // The record was committed before the failure: the key stays taken, and a retry gets the committed answer.
+      this.logger.warn(`request under Idempotency-Key failed after its record was committed; the key is kept: ${(err as Error).message}`);
+      if (scope.committed) await this.keys.complete(userId, key, hash, scope.committed);
       throw err;
     }
     await this.keys.complete(userId, key, hash, { status: res.statusCode, response: JSON.parse(JSON.stringify(response ?? null)) as unknown });

@@ -3,3 +3,4 @@ export { Idempotent } from './idempotent.decorator';
 export type { IdempotentRefresh } from './idempotency.interceptor';
 export type { StoredAnswer } from './idempotency.service';
 export { IdempotencyModule } from './idempotency.module';
+export { keepIdempotencyClaim } from './idempotency-scope';

@@ -22,6 +22,7 @@ import { SignerPool } from './core/signer-pool.service';
 import { TopUpService } from './pipeline/top-up.service';
 import { SettlementService } from './pipeline/settlement.service';
 import { KeySlots } from './pipeline/key-slots.service';
+import { FeeRaise } from './pipeline/fee-raise.service';
 
 /** What both the API side and the worker side of the relay need. */
 @Module({
@@ -32,7 +33,7 @@ import { KeySlots } from './pipeline/key-slots.service';
     PricingModule,
     TxEventsModule,
   ],
-  providers: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, LegacyDerivationPathStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, KeySlots, SettlementService, Estimator, FeeOracle, SendQueue, TxQueryService, ReservedTargets],
-  exports: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, LegacyDerivationPathStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, KeySlots, SettlementService, Estimator, SendQueue, TxQueryService, ReservedTargets, AccountsModule, ChainsModule, PricingModule, TxEventsModule, BullModule],
+  providers: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, LegacyDerivationPathStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, KeySlots, SettlementService, Estimator, FeeOracle, SendQueue, TxQueryService, ReservedTargets, FeeRaise],
+  exports: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, LegacyDerivationPathStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, KeySlots, SettlementService, Estimator, SendQueue, TxQueryService, ReservedTargets, FeeRaise, AccountsModule, ChainsModule, PricingModule, TxEventsModule, BullModule],
 })
 export class RelayCoreModule {}

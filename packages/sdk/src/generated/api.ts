@@ -334,7 +334,7 @@ export interface paths {
         put?: never;
         /**
          * Replace a broadcast transaction with higher fees
-         * @description Body `{bumpPercent?}` (default 20, 10-500) or `{maxFeePerGas, maxPriorityFeePerGas}` (each at least 10% above the last broadcast). The worst case at the new fees must stay within the account's per-transaction limit (TRANSACTION_001); any cost above the reservation is charged at settlement. Only a sent transaction can be sped up: an accepted one is signed with the market fees when it is sent (TRANSACTION_009).
+         * @description Body `{bumpPercent?}` (default 20, 10-500) or `{maxFeePerGas, maxPriorityFeePerGas}` (each at least 10% above the last broadcast). The worst case at the new fees is reserved first, like a submission: within the transaction's maxUSD and the account's per-transaction limit (TRANSACTION_001), its balance (TRANSACTION_002) and daily limit (TRANSACTION_006); an enabled approval webhook is asked (`kind: "speed_up"`, TRANSACTION_008). Refused, the transaction keeps its fees. Only a sent transaction can be sped up: an accepted one is signed with the market fees when it is sent (TRANSACTION_009).
          */
         post: operations["TxActionsController_speedUp"];
         delete?: never;
@@ -5756,7 +5756,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_001 (invalid input), VALIDATION_004 (schema validation failed), TRANSACTION_001 (cost limit exceeded), TRANSACTION_005 (invalid gas parameters). */
+            /** @description VALIDATION_001 (invalid input), VALIDATION_004 (schema validation failed), TRANSACTION_001 (cost limit exceeded), TRANSACTION_002 (insufficient balance), TRANSACTION_005 (invalid gas parameters), TRANSACTION_006 (daily limit exceeded), CHAIN_001 (unsupported chain). */
             400: {
                 headers: {
                     /** @description the catalog code */
@@ -5806,7 +5806,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled), TRANSACTION_007 (target or method not allowed by the account's policy), TRANSACTION_008 (sponsorship not approved by the account's approval webhook). */
             403: {
                 headers: {
                     /** @description the catalog code */

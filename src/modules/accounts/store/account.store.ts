@@ -107,18 +107,60 @@ export class AccountStore extends SqlStore {
  * when refused, so whatever the statement writes from it is written only with the reservation.
  */
 export function reservationCte(r: ReservationRequest): Sql {
-  const consumedToday = sql`(CASE WHEN daily_updated_at < ${r.dayStart} THEN 0 ELSE daily_consumed_micro END)`;
   const amount = sql`${r.amountMicro}::bigint`;
   return sql`reservation AS (
          UPDATE accounts
             SET available_micro = available_micro - ${amount}, pending_micro = pending_micro + ${amount},
-                daily_consumed_micro = ${consumedToday} + ${amount}, daily_updated_at = ${r.now}
-          WHERE id = ${r.userId} AND available_micro >= ${amount} AND per_tx_limit_micro >= ${amount}
-            AND ${consumedToday} + ${amount} <= daily_limit_micro
-            AND NOT (${r.chainId}::int = ANY (disabled_chain_ids))
-            AND NOT (circuit_breaker_enabled AND failure_streak >= failure_streak_limit)
+                daily_consumed_micro = ${consumedToday('accounts', r.dayStart)} + ${amount}, daily_updated_at = ${r.now}
+          WHERE id = ${r.userId} AND ${withinLimits('accounts', amount, amount, r.chainId, r.dayStart)}
       RETURNING id, available_micro, pending_micro
        )`;
+}
+
+/** A fee raise of one reserved transaction: the reservation goes up to `totalMicro` (what the new fees' worst case needs). */
+export interface RaiseRequest {
+  totalMicro: bigint;
+  chainId: number;
+  now: Date;
+  dayStart: Date;
+}
+
+/**
+ * The CTE `reservation` of a fee raise: for the `raise_request` row (user_id, delta_micro), ONE
+ * conditional UPDATE that moves `delta_micro` more from available to pending under the same
+ * conditions as a submission's reservation, the per-tx limit applying to the whole new
+ * reservation (`totalMicro`) and the daily limit to what is added. One row (id, delta_micro)
+ * when allowed, none when refused.
+ */
+export function raiseReservationCte(r: RaiseRequest): Sql {
+  const delta = sql`q.delta_micro`;
+  return sql`reservation AS (
+         UPDATE accounts a
+            SET available_micro = a.available_micro - ${delta}, pending_micro = a.pending_micro + ${delta},
+                daily_consumed_micro = ${consumedToday('a', r.dayStart)} + ${delta}, daily_updated_at = ${r.now}
+           FROM raise_request q
+          WHERE a.id = q.user_id AND q.delta_micro > 0 AND ${withinLimits('a', delta, sql`${r.totalMicro}::bigint`, r.chainId, r.dayStart)}
+      RETURNING a.id, q.delta_micro
+       )`;
+}
+
+/** The day's consumption of the account row `alias` as of the window starting `dayStart`. */
+function consumedToday(alias: string, dayStart: Date): Sql {
+  const a = rawSql(alias);
+  return sql`(CASE WHEN ${a}.daily_updated_at < ${dayStart} THEN 0 ELSE ${a}.daily_consumed_micro END)`;
+}
+
+/**
+ * What every reservation must pass: `added` more from available (the balance and the day's
+ * limit) for a transaction whose whole reservation becomes `total` (the per-tx limit), on a
+ * chain the account allows, with its breaker closed.
+ */
+function withinLimits(alias: string, added: Sql, total: Sql, chainId: number, dayStart: Date): Sql {
+  const a = rawSql(alias);
+  return sql`${a}.available_micro >= ${added} AND ${a}.per_tx_limit_micro >= ${total}
+            AND ${consumedToday(alias, dayStart)} + ${added} <= ${a}.daily_limit_micro
+            AND NOT (${chainId}::int = ANY (${a}.disabled_chain_ids))
+            AND NOT (${a}.circuit_breaker_enabled AND ${a}.failure_streak >= ${a}.failure_streak_limit)`;
 }
 
 /**

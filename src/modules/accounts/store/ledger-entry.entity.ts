@@ -2,13 +2,15 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 import { bigintTransformer } from '../../../database/bigint.transformer';
 
 /**
- * credit: money in. reserve: available -> pending for an estimate. settle: the actual cost
+ * credit: money in. reserve: available -> pending for an estimate. raise: more available ->
+ * pending for the same reservation when its fees go up (speed-up, re-price; several per
+ * reference). settle: the actual cost
  * leaves pending. release: the unused part of a reservation returns to available.
  * debit: money out of available without a reservation (operator adjustment, funding fee).
  * adjust: a settled charge corrected after a reorg moved its transaction (either sign, under the
  * settlement's reference; one per correction, so several may share a reference).
  */
-export const LEDGER_KINDS = ['credit', 'reserve', 'settle', 'release', 'debit', 'adjust'] as const;
+export const LEDGER_KINDS = ['credit', 'reserve', 'raise', 'settle', 'release', 'debit', 'adjust'] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 /**
@@ -33,7 +35,7 @@ export class LedgerEntryEntity {
   @Column({ name: 'pending_delta', type: 'bigint', transformer: bigintTransformer })
   pendingDelta: bigint;
 
-  /** What the movement is for (e.g. `tx:<id>`); unique per kind (except adjust) so a retried job cannot apply it twice. */
+  /** What the movement is for (e.g. `tx:<id>`); unique per kind (except adjust and raise) so a retried job cannot apply it twice. */
   @Column({ type: 'varchar', length: 120, nullable: true })
   reference: string | null;
 

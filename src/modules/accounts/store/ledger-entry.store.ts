@@ -25,10 +25,14 @@ export class LedgerEntryStore extends SqlStore {
     return count > 0;
   }
 
-  /** The amount reserved under `reference`, or null when there is no reservation. */
+  /** The amount reserved under `reference` (its reserve entry and every raise of it), or null when there is no reservation. */
   async reservedFor(reference: string, runner: SqlRunner): Promise<bigint | null> {
-    const reservation = await this.manager(runner).findOne(LedgerEntryEntity, { where: { kind: 'reserve', reference } });
-    return reservation?.pendingDelta ?? null;
+    const row = await this.first<{ reserved: string | null; reserves: number }>(
+      sql`SELECT SUM(pending_delta)::text AS reserved, (COUNT(*) FILTER (WHERE kind = 'reserve'))::int AS reserves
+            FROM ledger_entries WHERE reference = ${reference} AND kind IN ('reserve', 'raise')`,
+      runner,
+    );
+    return row && row.reserves > 0 && row.reserved !== null ? BigInt(row.reserved) : null;
   }
 
   async sums(userId: string): Promise<{ availableMicro: bigint; pendingMicro: bigint }> {
@@ -80,6 +84,14 @@ export function reserveEntryCte(amountMicro: bigint, reference: string): Sql {
   return sql`entry AS (
          INSERT INTO ledger_entries (user_id, kind, available_delta, pending_delta, reference)
          SELECT id, 'reserve', -(${amountMicro}::bigint), ${amountMicro}::bigint, ${reference}::varchar FROM reservation
+       )`;
+}
+
+/** The CTE `raise_entry`: the raise row of a fee raise's `reservation` CTE (id, delta_micro), written only with it. */
+export function raiseEntryCte(reference: string, memo: string): Sql {
+  return sql`raise_entry AS (
+         INSERT INTO ledger_entries (user_id, kind, available_delta, pending_delta, reference, memo)
+         SELECT id, 'raise', -delta_micro, delta_micro, ${reference}::varchar, ${memo} FROM reservation
        )`;
 }
 

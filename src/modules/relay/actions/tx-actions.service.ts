@@ -1,11 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../../../common/errors/app-error';
 import type { Caller } from '../../../common/http/authenticated-request';
-import { ChainRegistry } from '../../chains';
-import { PricingService } from '../../pricing';
-import { FeeSettings, maxGasPrice, weiToMicroUsd } from '../core/fees';
+import { FeeSettings, maxGasPrice } from '../core/fees';
 import { recordedFees } from '../core/signed-request';
 import { TxQueryService } from '../http/tx-query.service';
+import { ApprovalGate } from '../intake/approval-gate';
+import { FeeRaise } from '../pipeline/fee-raise.service';
 import { SettlementService } from '../pipeline/settlement.service';
 import { feesForJob, SendQueue } from '../pipeline/send-queue';
 import { RelayBroadcastStore } from '../store/relay-broadcast.store';
@@ -33,8 +33,8 @@ export class TxActionsService {
     private readonly broadcasts: RelayBroadcastStore,
     private readonly settlement: SettlementService,
     private readonly queue: SendQueue,
-    private readonly chains: ChainRegistry,
-    private readonly pricing: PricingService,
+    private readonly feeRaise: FeeRaise,
+    private readonly approval: ApprovalGate,
   ) {}
 
   async cancel(caller: Caller, id: string): Promise<RelayTransactionEntity> {
@@ -64,21 +64,25 @@ export class TxActionsService {
     const previous = await this.broadcasts.forTx(id);
     const last = previous.filter((b) => b.kind === 'call').at(-1);
     if (tx.stage === 'accepted' || !last) throw new AppError('TRANSACTION_009', `transaction ${id} is not sent yet: it is signed with the market fees when it is, retry once it is broadcast`);
-    const fees = speedUpFees(recordedFees(last), request, defaultPercent);
-    await this.checkLimit(caller, tx, fees);
+    const oldFees = recordedFees(last);
+    const fees = speedUpFees(oldFees, request, defaultPercent);
+    await this.reserveFor(caller, tx, oldFees, fees);
     await this.queue.enqueue(id, 'replace', `s${Date.now().toString(36)}`, 0, undefined, feesForJob(fees));
     this.logger.log(`speed-up of ${id} to max fee ${maxGasPrice(fees)} requested`);
     return this.afterReplacement(id, previous.length);
   }
 
-  /** The worst case at the new fees must stay within the account's per-transaction limit. */
-  private async checkLimit(caller: Caller, tx: RelayTransactionEntity, fees: FeeSettings): Promise<void> {
-    const worstWei = BigInt(tx.gasLimit ?? '0') * maxGasPrice(fees) + BigInt(tx.value) + BigInt(tx.fundingCostWei);
-    const price = await this.pricing.nativeUsd(tx.chainId);
-    const worstMicro = weiToMicroUsd(worstWei, price.usd, this.chains.get(tx.chainId).nativeCurrency.decimals);
-    if (worstMicro > caller.account.perTxLimitMicro) {
-      throw new AppError('TRANSACTION_001', `at these fees the worst-case cost exceeds the per-transaction limit of the account`);
-    }
+  /**
+   * A fee raise is a new sponsorship decision: the account's approval webhook is asked (when
+   * enabled), then the reservation is raised to the worst case at the new fees within every
+   * limit and the transaction's maxUSD, in one statement; a refusal leaves the transaction
+   * as it is, at its old fees.
+   */
+  private async reserveFor(caller: Caller, tx: RelayTransactionEntity, oldFees: FeeSettings, fees: FeeSettings): Promise<void> {
+    const estimatedCostMicro = await this.feeRaise.needed(tx, fees, 'call');
+    await this.approval.checkFeeRaise(caller.account, { txId: tx.id, chainId: tx.chainId, oldFees, newFees: fees, estimatedCostMicro });
+    const raised = await this.feeRaise.reserve(tx, fees, 'call');
+    if (!raised.ok) throw raised.error;
   }
 
   /** The record once a node accepted the worker's replacement, or as it is after REPLACEMENT_WAIT_MS (still queued or settled meanwhile). */

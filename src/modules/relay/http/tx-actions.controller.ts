@@ -43,13 +43,14 @@ export class TxActionsController {
     summary: 'Replace a broadcast transaction with higher fees',
     description:
       'Body `{bumpPercent?}` (default 20, 10-500) or `{maxFeePerGas, maxPriorityFeePerGas}` (each at least 10% above the last broadcast). The worst case at the new fees ' +
-      'must stay within the account\'s per-transaction limit (TRANSACTION_001); any cost above the reservation is charged at settlement. Only a sent transaction can be ' +
-      'sped up: an accepted one is signed with the market fees when it is sent (TRANSACTION_009).',
+      'is reserved first, like a submission: within the transaction\'s maxUSD and the account\'s per-transaction limit (TRANSACTION_001), its balance (TRANSACTION_002) and ' +
+      'daily limit (TRANSACTION_006); an enabled approval webhook is asked (`kind: "speed_up"`, TRANSACTION_008). Refused, the transaction keeps its fees. Only a sent ' +
+      'transaction can be sped up: an accepted one is signed with the market fees when it is sent (TRANSACTION_009).',
     auth: 'api-key',
     envelope: 'success',
     type: TxRecordDto,
     rateLimited: true,
-    errors: ['VALIDATION_001', 'TRANSACTION_001', 'TRANSACTION_003', 'TRANSACTION_005', 'TRANSACTION_009'],
+    errors: ['VALIDATION_001', 'TRANSACTION_001', 'TRANSACTION_002', 'TRANSACTION_003', 'TRANSACTION_005', 'TRANSACTION_006', 'TRANSACTION_007', 'TRANSACTION_008', 'TRANSACTION_009', 'CHAIN_001'],
   })
   async speedUp(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: SpeedUpDto): Promise<TxRecord> {
     return toTxRecord(await this.actions.speedUp(caller, id, body, DEFAULT_BUMP_PERCENT));

@@ -26,6 +26,15 @@ export interface SponsorshipRequest {
   fees: FeeSettings;
 }
 
+/** A client's speed-up of a sponsored transaction: the fees of its last broadcast, the new ones and the new worst case. */
+export interface FeeRaiseRequest {
+  txId: string;
+  chainId: number;
+  oldFees: FeeSettings;
+  newFees: FeeSettings;
+  estimatedCostMicro: bigint;
+}
+
 /** Why a sponsorship was refused: the webhook said no, did not answer in time, or failed. */
 export type RefusalReason = 'denied' | 'timeout' | 'error';
 
@@ -77,6 +86,44 @@ export class ApprovalGate {
     this.logger.warn(`sponsorship for ${account.id} refused (${verdict.reason}): ${verdict.detail}`);
     throw new AppError('TRANSACTION_008', `sponsorship not approved (${verdict.reason}): ${verdict.detail}`);
   }
+
+  /**
+   * A speed-up spends more of the account's money on a transaction the webhook approved at other
+   * fees: it is asked again, `kind: "speed_up"`, with the old and new fees and the new worst case,
+   * signed and decided like a submission's request. Automatic re-prices within what the account
+   * reserves are not asked about (docs/decisions.md, Fee raises).
+   */
+  async checkFeeRaise(account: AccountEntity, request: FeeRaiseRequest): Promise<void> {
+    if (!account.approvalWebhookEnabled) return;
+    const webhook = this.accounts.approvalWebhookOf(account);
+    if (!webhook) return;
+    const body = JSON.stringify({
+      event: 'sponsorship.request',
+      kind: 'speed_up',
+      userId: account.id,
+      txId: request.txId,
+      chainId: request.chainId,
+      oldFees: feesJson(request.oldFees),
+      newFees: feesJson(request.newFees),
+      estimatedCostUSD: microToUsd(request.estimatedCostMicro),
+    });
+    const result = await postWebhook({
+      url: webhook.url,
+      headers: { 'content-type': 'application/json', 'user-agent': 'gas-relay-approval/1', ...signedHeaders(webhook.secret, `apr_${randomUUID()}`, body) },
+      body,
+      timeoutMs: this.config.APPROVAL_TIMEOUT_MS,
+      allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE,
+    });
+    const verdict = decide(result);
+    if (verdict.approved) return;
+    this.logger.warn(`speed-up of ${request.txId} for ${account.id} refused (${verdict.reason}): ${verdict.detail}`);
+    throw new AppError('TRANSACTION_008', `speed-up not approved (${verdict.reason}): ${verdict.detail}`);
+  }
+}
+
+/** Fees as the webhook reads them: wei, decimal strings. */
+function feesJson(fees: FeeSettings): Record<string, string> {
+  return fees.type === 'legacy' ? { gasPrice: fees.gasPrice.toString() } : { maxFeePerGas: fees.maxFeePerGas.toString(), maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString() };
 }
 
 type Verdict = { approved: true } | { approved: false; reason: RefusalReason; detail: string };

@@ -5,6 +5,7 @@ import { Caller } from '../../../common/http/authenticated-request';
 import { microToUsd } from '../../../common/money/usd';
 import { LowBalanceMonitor } from '../../accounts';
 import { ChainRegistry } from '../../chains';
+import { keepIdempotencyClaim } from '../../idempotency';
 import { TxStatusPublisher } from '../../tx-events';
 import { Estimator, FUNDING_FEE_PERCENT } from './estimator.service';
 import { weiToMicroUsd } from '../core/fees';
@@ -148,6 +149,9 @@ export class FundingSignedService {
     });
     if ('txId' in written) return written;
     const { tx, notification } = written;
+    const answer = (fundingTxHash: string | null) => ({ txId: tx.id, estimatedCostUSD: microToUsd(costMicro), fundingTxHash });
+    // Committed: a retry under the same Idempotency-Key gets this transaction, whatever fails from here.
+    keepIdempotencyClaim({ status: 201, response: answer(null) });
     await this.publisher.publish('status', notification);
     if (caller.account.lowBalanceThresholdMicro !== null) void this.lowBalance.check(caller.account.id);
     // The top-up is signed (a pool nonce allocated) only once the record and reservation exist,
@@ -160,6 +164,7 @@ export class FundingSignedService {
         await this.txs.setFunding(tx.id, { fundingTxHash: topUp.hash, fundingCostWei: fundingWei.toString() });
         await provider.send('eth_sendRawTransaction', [topUp.raw]);
         fundingTxHash = topUp.hash;
+        keepIdempotencyClaim({ status: 201, response: answer(fundingTxHash) });
       } catch (err) {
         // The top-up did not go out: nothing was spent, so nothing is charged.
         await this.txs.setFunding(tx.id, { fundingCostWei: '0' });
@@ -170,7 +175,7 @@ export class FundingSignedService {
       }
     }
     await this.sendQueue.enqueue(tx.id);
-    return { txId: tx.id, estimatedCostUSD: microToUsd(costMicro), fundingTxHash };
+    return answer(fundingTxHash);
   }
 }
 

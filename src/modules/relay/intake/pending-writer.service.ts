@@ -10,7 +10,11 @@ import { RelayTransactionEntity } from '../store/relay-transaction.entity';
 import { applyStamps, RelayTransactionStore } from '../store/relay-transaction.store';
 import { checkSpendLimits } from './spend-limits';
 
-export type PendingFields = Omit<Partial<RelayTransactionEntity>, 'status' | 'stage' | 'isAccountCharged' | 'retries' | 'estimatedCostMicro'>;
+/** A PostgreSQL bigint holds at most this; a larger maxUSD caps nothing a bigint reservation could reach. */
+const BIGINT_MAX = 2n ** 63n - 1n;
+const clampToBigintColumn = (micro: bigint): bigint => (micro > BIGINT_MAX ? BIGINT_MAX : micro);
+
+export type PendingFields = Omit<Partial<RelayTransactionEntity>, 'status' | 'stage' | 'isAccountCharged' | 'retries' | 'estimatedCostMicro' | 'maxCostMicro'>;
 
 /**
  * Accepting a transaction, for every kind of submission: the row in its first stage, its
@@ -48,6 +52,8 @@ export class PendingWriter {
       stage,
       status: statusOf(stage),
       estimatedCostMicro: costMicro,
+      // A later fee raise (speed-up, re-price) is held to the same maxUSD.
+      maxCostMicro: maxUsd === null ? null : clampToBigintColumn(usdToMicro(maxUsd)),
       isAccountCharged: false,
       retries: 0,
       label: fields.label ?? '',

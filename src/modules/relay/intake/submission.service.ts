@@ -3,6 +3,7 @@ import { microToUsd } from '../../../common/money/usd';
 import { AppError } from '../../../common/errors/app-error';
 import { LowBalanceMonitor } from '../../accounts';
 import { ChainRegistry } from '../../chains';
+import { keepIdempotencyClaim } from '../../idempotency';
 import { MetricsService } from '../../metrics';
 import { TxStatusPublisher } from '../../tx-events';
 import { ExchangeRelayService } from './exchange/exchange-relay.service';
@@ -115,6 +116,8 @@ export class SubmissionService {
       request.maxUsd,
       within,
     );
+    // Committed: a retry under the same Idempotency-Key gets this transaction, whatever fails from here (a feature's route answers its own shape).
+    keepIdempotencyClaim(command.origin ? null : { status: 201, response: { txId: tx.id, estimatedCostUSD: microToUsd(estimate.costMicro) } });
     await this.sendQueue.enqueue(tx.id, 'send', 0, 0, toJobRow(tx));
     await this.publisher.publish('status', notification);
     // Off the answer's path: the check is idempotent and runs again at the next balance change.

@@ -3,7 +3,7 @@ import { RelayTransactionEntity } from '../store/relay-transaction.entity';
 /** A relay row as JSON for a send job: bigints as decimal strings, dates as ISO strings. */
 export type SendJobRow = Record<string, unknown>;
 
-const BIGINTS = ['nonce', 'estimatedCostMicro', 'costMicro'] as const;
+const BIGINTS = ['nonce', 'estimatedCostMicro', 'maxCostMicro', 'costMicro'] as const;
 const DATES = ['createdAt', 'updatedAt', 'validUntil'] as const;
 
 /**

@@ -5,6 +5,7 @@ import { notificationFor, TxStatusPublisher } from '../../tx-events';
 import { AccountsService } from '../../accounts';
 import { MetricsService } from '../../metrics';
 import { FeeSettings, maxGasPrice } from '../core/fees';
+import { CANCEL_GAS } from '../core/fee-raise';
 import { feeCap, repricedFees } from '../core/repricing';
 import { RelaySigner, SignerPool } from '../core/signer-pool.service';
 import { feesOf, recordedFees, signedRequest, txFees } from '../core/signed-request';
@@ -23,14 +24,13 @@ import { BroadcastOutcome } from './broadcast-error';
 import { NonceFate } from './nonce-fate';
 import { KeySlots } from './key-slots.service';
 import { BackPressureError, PermanentSendError, TransientSendError } from './send-errors';
+import { FeeRaise } from './fee-raise.service';
 import { SettlementService } from './settlement.service';
 
 function feeColumns(fees: FeeSettings): Partial<RelayTransactionEntity> {
   return fees.type === 'legacy' ? { gasPrice: fees.gasPrice.toString() } : { maxFeePerGas: fees.maxFeePerGas.toString(), maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString() };
 }
 
-/** Gas of a 0-value transfer to an EOA: what a cancellation needs. */
-const CANCEL_GAS = 21_000n;
 /** A send that found every key full waited RELAY_SLOT_WAIT_MS already: queue it again soon. */
 const SLOT_RETRY_MS = 250;
 /** About a block on most chains: a full pool has room again once a block took some of it. */
@@ -67,6 +67,7 @@ export class SenderService {
     private readonly settlement: SettlementService,
     private readonly metrics: MetricsService,
     private readonly slots: KeySlots,
+    private readonly feeRaise: FeeRaise,
   ) {}
 
   /**
@@ -133,9 +134,12 @@ export class SenderService {
     const signer = this.signers.forRow(tx);
     if (!signer) throw new PermanentSendError(`no key for sender ${tx.sender}`);
     const fees = requested ?? (await this.repriced(tx, recordedFees(last), true));
-    if (!fees) {
-      this.logger.warn(`not replacing ${txId} (nonce ${tx.nonce}): the fee cap allows no valid replacement; it waits at its price`);
-      return;
+    // A client's speed-up was reserved by the API; at today's price it may need a little more. Never signed unreserved.
+    if (!fees || (requested && !(await this.reserved(tx, requested)))) {
+      // It keeps its fees: its last bytes go out again, in case a node dropped them (a node that
+      // refuses them as under the base fee spends one of the account's retries).
+      this.logger.warn(`not replacing ${txId} (nonce ${tx.nonce}): the fee cap or the account's reservation allows no valid replacement; it waits at its price`);
+      return this.rebroadcast(tx, previous);
     }
     if (tx.cancelReason) return this.cancel(tx, signer, fees);
     this.logger.log(`replacing ${txId} (nonce ${tx.nonce}) with max fee ${maxGasPrice(fees)}`);
@@ -171,8 +175,25 @@ export class SenderService {
     throw new TransientSendError(`cancellation ${hash} of ${tx.id} was not accepted (${outcome})`);
   }
 
-  /** Fresh fees for signing the row again at its nonce, capped; null when the cap allows none. */
+  /**
+   * Fresh fees for signing the row again at its nonce, capped and reserved; null when the cap
+   * allows none or the account cannot reserve their worst case (then the row keeps its fees).
+   */
   private async repriced(tx: RelayTransactionEntity, last: FeeSettings, replacing: boolean): Promise<FeeSettings | null> {
+    const fees = await this.cappedFees(tx, last, replacing);
+    return fees && (await this.reserved(tx, fees)) ? fees : null;
+  }
+
+  /** Whether the row's reservation covers signing it at `fees` now (raised when the account allows it). */
+  private async reserved(tx: RelayTransactionEntity, fees: FeeSettings): Promise<boolean> {
+    const raised = await this.feeRaise.reserve(tx, fees, tx.cancelReason ? 'cancel' : 'call');
+    if (raised.ok) return true;
+    this.logger.warn(`not signing ${tx.id} (nonce ${tx.nonce}) again at max fee ${maxGasPrice(fees)}: ${raised.error.code} ${raised.error.message}; it keeps its fees`);
+    return false;
+  }
+
+  /** Fresh fees within the cap (RELAY_MAX_FEE_MULTIPLE × the accepted max fee, the per-tx limit); null when the cap allows none. */
+  private async cappedFees(tx: RelayTransactionEntity, last: FeeSettings, replacing: boolean): Promise<FeeSettings | null> {
     const market = await this.chain.marketFees(tx.chainId, last.type);
     const account = await this.accounts.getById(tx.userId);
     const cap = feeCap({

@@ -141,6 +141,10 @@ export class RelayTransactionEntity {
   @Column({ name: 'estimated_cost_micro', type: 'bigint', transformer: bigintTransformer })
   estimatedCostMicro: bigint;
 
+  /** The submission's maxUSD in micro-USD: a fee raise may not reserve beyond it either. */
+  @Column({ name: 'max_cost_micro', type: 'bigint', nullable: true, transformer: bigintTransformer })
+  maxCostMicro: bigint | null;
+
   @Column({ name: 'cost_micro', type: 'bigint', nullable: true, transformer: bigintTransformer })
   costMicro: bigint | null;
 

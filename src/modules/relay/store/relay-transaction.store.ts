@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { joinSql, rawSql, Sql, sql } from '../../../database/sql';
 import { SqlRunner, SqlStore } from '../../../database/sql-store';
-import { AccountCounters, maxRetriesOf, ReservationRequest, reservationCte, reserveEntryCte, settleCoveredUpdate, settleEntryCte } from '../../accounts';
+import { AccountCounters, maxRetriesOf, raiseEntryCte, RaiseRequest, raiseReservationCte, ReservationRequest, reservationCte, reserveEntryCte, settleCoveredUpdate, settleEntryCte } from '../../accounts';
 import { outboxInsert, TxNotification } from '../../tx-events';
 import { FeeSettings } from '../core/fees';
 import { IN_FLIGHT, Move, move, SENT, Stage, statusOf } from '../core/stage';
@@ -24,6 +24,14 @@ export interface StageStamps {
 /** The entity's stage times as the statement wrote them. */
 export function applyStamps(tx: RelayTransactionEntity, stamps: StageStamps): RelayTransactionEntity {
   return Object.assign(tx, { createdAt: stamps.created_at, signedAt: stamps.signed_at, broadcastAt: stamps.broadcast_at, minedAt: stamps.mined_at, settledAt: stamps.settled_at });
+}
+
+/** What `raiseReservation` found (the row as locked) and added; amounts as decimal strings. */
+export interface RaiseOutcome {
+  stage: Stage;
+  reserved_micro: string;
+  max_cost_micro: string | null;
+  added_micro: string | null;
 }
 
 export type SettledFields = Pick<RelayTransactionEntity, 'executionTxHash' | 'costMicro' | 'isAccountCharged' | 'receipt' | 'revertReason' | 'error' | 'latencyMs' | 'failureReason'> &
@@ -87,6 +95,36 @@ export class RelayTransactionStore extends SqlStore {
                ),
                event AS (${outboxInsert(sql`SELECT ${tx.id}::uuid, ${tx.userId}::uuid, ${tx.status}, NULL, ${payloadWithStages(JSON.stringify(notification))} FROM row`)})
           SELECT created_at, updated_at, signed_at, broadcast_at, mined_at, settled_at FROM row`,
+    );
+  }
+
+  /**
+   * A fee raise as ONE statement: the row locked (in flight), and when its reservation is below
+   * `r.totalMicro` and the submission's maxUSD allows that much, the account's reservation
+   * raised by the difference within every limit, its `raise` ledger entry and the row's
+   * `estimated_cost_micro` (what settlement releases from), each written only with the others.
+   * Returns the row as locked (stage, reservation before, maxUSD) and the amount added, null
+   * when nothing was added; undefined when the row does not exist.
+   */
+  raiseReservation(txId: string, r: RaiseRequest, memo: string): Promise<RaiseOutcome | undefined> {
+    const total = sql`${r.totalMicro}::bigint`;
+    return this.first<RaiseOutcome>(
+      sql`WITH target AS (
+                 SELECT id, user_id, stage, estimated_cost_micro, max_cost_micro FROM relay_transactions WHERE id = ${txId}::uuid FOR UPDATE
+               ),
+               raise_request AS (
+                 SELECT user_id, ${total} - estimated_cost_micro AS delta_micro FROM target
+                  WHERE stage = ANY(${[...IN_FLIGHT]}::varchar[]) AND estimated_cost_micro < ${total}
+                    AND (max_cost_micro IS NULL OR max_cost_micro >= ${total})
+               ),
+               ${raiseReservationCte(r)}, ${raiseEntryCte(`tx:${txId}`, memo)},
+               raised AS (
+                 UPDATE relay_transactions SET estimated_cost_micro = ${total}, updated_at = now()
+                  WHERE id = ${txId}::uuid AND EXISTS (SELECT 1 FROM reservation)
+               )
+          SELECT t.stage, t.estimated_cost_micro::text AS reserved_micro, t.max_cost_micro::text AS max_cost_micro,
+                 (SELECT delta_micro::text FROM reservation) AS added_micro
+            FROM target t`,
     );
   }
 
@@ -181,7 +219,9 @@ export class RelayTransactionStore extends SqlStore {
    * A mined transaction whose reservation covers its cost, settled in ONE statement: the row
    * (only if still signed or broadcast), its status event, the mined broadcast marked, the
    * settle entry and the account. The row's stage times and whether the account now has a
-   * low-balance transition to make, or undefined when nothing was settled.
+   * low-balance transition to make, or undefined when nothing was settled. A copy whose
+   * reservation is not the row's any more (a fee raise since) settles nothing here: the general
+   * path then reads the row under its lock, so the daily amount is corrected by what was reserved.
    */
   async settleCovered(
     tx: RelayTransactionEntity,
@@ -195,7 +235,7 @@ export class RelayTransactionStore extends SqlStore {
       sql`WITH row AS (
                  UPDATE relay_transactions
                     SET ${moveSet(m)}, broadcast_at = COALESCE(broadcast_at, now()), mined_at = now(), ${this.assignments(fields)}
-                  WHERE id = ${tx.id}::uuid AND ${moveWhere(m)} AND estimated_cost_micro >= ${cost}::bigint
+                  WHERE id = ${tx.id}::uuid AND ${moveWhere(m)} AND estimated_cost_micro >= ${cost}::bigint AND estimated_cost_micro = ${tx.estimatedCostMicro}::bigint
               RETURNING id, user_id, estimated_cost_micro, ${STAGE_COLUMNS}
                ),
                event AS (${outboxInsert(sql`SELECT id, user_id, ${m.status}, 'PENDING', ${payloadWithStages(JSON.stringify(notification))} FROM row`)}),
