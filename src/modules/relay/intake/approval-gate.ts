@@ -74,14 +74,7 @@ export class ApprovalGate {
       maxPriorityFeePerGas: request.fees.type === 'eip1559' ? request.fees.maxPriorityFeePerGas.toString() : null,
       gasPrice: request.fees.type === 'legacy' ? request.fees.gasPrice.toString() : null,
     });
-    const result = await postWebhook({
-      url: webhook.url,
-      headers: { 'content-type': 'application/json', 'user-agent': 'gas-relay-approval/1', ...signedHeaders(webhook.secret, `apr_${randomUUID()}`, body) },
-      body,
-      timeoutMs: this.config.APPROVAL_TIMEOUT_MS,
-      allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE,
-    });
-    const verdict = decide(result);
+    const verdict = await this.ask(webhook, body);
     if (verdict.approved) return;
     this.logger.warn(`sponsorship for ${account.id} refused (${verdict.reason}): ${verdict.detail}`);
     throw new AppError('TRANSACTION_008', `sponsorship not approved (${verdict.reason}): ${verdict.detail}`);
@@ -107,6 +100,14 @@ export class ApprovalGate {
       newFees: feesJson(request.newFees),
       estimatedCostUSD: microToUsd(request.estimatedCostMicro),
     });
+    const verdict = await this.ask(webhook, body);
+    if (verdict.approved) return;
+    this.logger.warn(`speed-up of ${request.txId} for ${account.id} refused (${verdict.reason}): ${verdict.detail}`);
+    throw new AppError('TRANSACTION_008', `speed-up not approved (${verdict.reason}): ${verdict.detail}`);
+  }
+
+  /** POSTs the signed request through the SSRF-checked client and reads the answer. */
+  private async ask(webhook: { url: string; secret: string }, body: string): Promise<Verdict> {
     const result = await postWebhook({
       url: webhook.url,
       headers: { 'content-type': 'application/json', 'user-agent': 'gas-relay-approval/1', ...signedHeaders(webhook.secret, `apr_${randomUUID()}`, body) },
@@ -114,10 +115,7 @@ export class ApprovalGate {
       timeoutMs: this.config.APPROVAL_TIMEOUT_MS,
       allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE,
     });
-    const verdict = decide(result);
-    if (verdict.approved) return;
-    this.logger.warn(`speed-up of ${request.txId} for ${account.id} refused (${verdict.reason}): ${verdict.detail}`);
-    throw new AppError('TRANSACTION_008', `speed-up not approved (${verdict.reason}): ${verdict.detail}`);
+    return decide(result);
   }
 }
 
