@@ -3,6 +3,7 @@ import { getAddress } from 'ethers';
 import { AppError } from '../../../common/errors/app-error';
 import { ChainRegistry } from '../../chains';
 import { GASLESS_SETTLER_ABI } from './settlement-call';
+import { ProviderCallError } from '../../../common/evm/provider-error';
 
 /** A changed fee recipient shows in quotes within a minute without a read per quote. */
 const CACHE_MS = 60_000;
@@ -40,7 +41,7 @@ export class SettlerInfo {
     try {
       raw = await this.chains.provider(chainId).call({ to: contracts.gaslessSettler, data: GASLESS_SETTLER_ABI.encodeFunctionData('feeRecipient') });
     } catch (err) {
-      throw new AppError('CHAIN_003', `reading the gasless settler on chain ${chainId} failed: ${(err as Error).message.split('\n')[0]}`);
+      throw new ProviderCallError(`reading the gasless settler on chain ${chainId} failed`, err);
     }
     if (raw.length !== 66) throw new AppError('CHAIN_003', `no gasless settler answers at ${contracts.gaslessSettler} on chain ${chainId}`);
     const [feeRecipient] = GASLESS_SETTLER_ABI.decodeFunctionResult('feeRecipient', raw) as unknown as [string];
