@@ -1,12 +1,11 @@
-import { Controller, Get, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RawResponse } from '../../common/envelope/envelope-kind';
 import { Public } from '../../common/http/public.decorator';
 import { ApiContract } from '../../common/swagger/api-contract';
-import { AdminGuard } from '../accounts';
 import { HealthReport } from './health-report.service';
-import { HealthDetailDto, HealthDto } from './health.dto';
+import { HealthDto } from './health.dto';
 
 /**
  * 200 when the database and Redis answer (status ok, or degraded); 503 when one does not.
@@ -34,26 +33,5 @@ export class HealthController {
     const body = await this.report.summary();
     res.status(body.status === 'down' ? 503 : 200);
     return body;
-  }
-}
-
-@ApiTags('admin')
-@Public()
-@UseGuards(AdminGuard)
-@Controller('admin/health')
-export class AdminHealthController {
-  constructor(private readonly report: HealthReport) {}
-
-  @Get()
-  @ApiContract({
-    summary: 'Health detail: probe latencies and errors (short codes), relayer keys and treasury with balances',
-    description: 'The same status as GET /health (always answered 200 here; the status is in the body).',
-    auth: 'admin',
-    envelope: 'success',
-    type: HealthDetailDto,
-    noInput: true,
-  })
-  detail(): Promise<HealthDetailDto> {
-    return this.report.detail();
   }
 }
