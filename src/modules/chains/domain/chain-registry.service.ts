@@ -26,7 +26,10 @@ export class ChainRegistry implements OnModuleDestroy {
   ) {
     this.chains = new Map(loadChainsFile(config.CHAINS_FILE).map((c) => [c.chainId, c]));
     // The logger removes these from every line (their keys must not reach log storage).
-    for (const chain of this.chains.values()) if (chain.rpcUrl) registerProviderUrl(chain.rpcUrl);
+    for (const chain of this.chains.values()) {
+      if (chain.rpcUrl) registerProviderUrl(chain.rpcUrl);
+      if (chain.exchangeApiUrl) registerProviderUrl(chain.exchangeApiUrl);
+    }
   }
 
   all(): ChainDefinition[] {
