@@ -192,7 +192,8 @@ describe('what the service shows about itself', () => {
 
   describe('/metrics access', () => {
     it('in production, /metrics on the API port needs a token: refused without, served to the admin token', async () => {
-      const t = await createTestApp({ env: { NODE_ENV: 'production' } });
+      // What production may also require of its config elsewhere (a public origin, no treasury path on the relayer mnemonic).
+      const t = await createTestApp({ env: { NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://relay.example.com', RELAYER_TREASURY_PATH: undefined } });
       try {
         const refused = await t.http().get('/metrics').expect(401);
         expect(refused.body.error.code).toBe('AUTH_001');
