@@ -194,8 +194,8 @@ describe('dashboard: the page in a real browser (chromium)', () => {
     for (const r of rows) expect(r.balance).toMatch(/^[\d,.]+ ETH$/);
     const api = await t.http().get('/admin/relayers').set(adminAuth).expect(200);
     expect(api.body.data.every((w: { balanceWei: string | null }) => w.balanceWei !== null && BigInt(w.balanceWei) > 0n)).toBe(true);
-    // Each chain's floor is the wallet monitor's, as /health shows it.
-    const health = (await t.http().get('/health').expect(200)).body;
+    // Each chain's floor is the wallet monitor's, as /admin/health shows it.
+    const health = (await t.http().get('/admin/health').set(adminAuth).expect(200)).body.data;
     for (const w of api.body.data as Array<{ chainId: number; floorWei: string | null }>) {
       const chain = health.checks.chains.find((c: { chainId: number }) => c.chainId === w.chainId);
       expect(w.floorWei).toBe(chain.relayers.floorWei);

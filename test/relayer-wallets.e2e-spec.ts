@@ -4,7 +4,7 @@ import { devTreasuryAddress } from '../scripts/local-stack/dev-keys';
 import { SignerPool } from '../src/modules/relay';
 import { RelayerWalletsService } from '../src/modules/relayer-wallets';
 import { mintCall, provider, randomAddress, testChain, token } from './support/chain-fixtures';
-import { createAccount, createTestApp, TestApp } from './support/test-app';
+import { adminAuth, createAccount, createTestApp, TestApp } from './support/test-app';
 import { waitForTxs } from './support/wait-for-tx';
 import { WebhookReceiver } from './support/webhook-receiver';
 
@@ -104,7 +104,7 @@ describe('relayer wallets: floors, treasury top-ups, alerts', () => {
     expect(metrics).toContain(`relayer_balance_wei{chain="31337",region="us-east",address="${drained}"}`);
     expect(metrics).toMatch(/relayer_low_keys\{chain="31337"\} 0\b/);
 
-    const health = (await t.http().get('/health').expect(200)).body;
+    const health = (await t.http().get('/admin/health').set(adminAuth).expect(200)).body.data;
     const relayers = health.checks.chains.find((c: { chainId: number }) => c.chainId === 31337).relayers;
     expect(relayers).toMatchObject({ floorWei: FLOOR.toString(), targetWei: TARGET.toString(), treasury: { address: treasury } });
     expect(relayers.keys.find((k: { address: string }) => k.address === drained)).toMatchObject({ region: 'us-east', state: 'ok' });

@@ -7,6 +7,7 @@ import { getAddress } from 'ethers';
 import { ANVIL_TEST_ACCOUNTS, DEPLOYER_ADDRESS } from './accounts';
 import { bringUpDevnet, devnetChainsFile } from './index';
 import type { DevnetChain } from './types';
+import { redactUrl } from '../../src/common/evm/provider-url';
 
 function portFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -26,7 +27,7 @@ function fundFromEnv(): string[] {
 
 function printSummary(chains: DevnetChain[]): void {
   for (const chain of chains) {
-    console.log(`\n${chain.name} (chain ${chain.chainId}) at ${chain.rpcUrl}`);
+    console.log(`\n${chain.name} (chain ${chain.chainId}) at ${redactUrl(chain.rpcUrl)}`);
     for (const [key, address] of Object.entries(chain.contracts)) console.log(`  ${key.padEnd(34)} ${address}`);
     for (const t of chain.tokens) console.log(`  token ${t.symbol.padEnd(28)} ${t.address} (${t.decimals} decimals)`);
   }

@@ -19,6 +19,7 @@ import { seedDemoAccount } from './demo-account';
 import { progress } from './progress';
 import { buildDashboard } from '../dashboard/build';
 import { startHeartbeat } from './heartbeat';
+import { redactUrl } from '../../src/common/evm/provider-url';
 
 /** Seconds between the heartbeat's empty blocks (LOCAL_BLOCK_HEARTBEAT_SEC, 0 = off). */
 const HEARTBEAT_SEC = Number(process.env.LOCAL_BLOCK_HEARTBEAT_SEC ?? 2);
@@ -176,7 +177,7 @@ async function main(): Promise<void> {
         '',
         `Local stack up in ${seconds}s`,
         `  API      ${apiUrl}   (Swagger: ${apiUrl}/docs)`,
-        ...devnet.chains.map((c) => `  chain    ${c.chainId} ${c.name} at ${c.rpcUrl}`),
+        ...devnet.chains.map((c) => `  chain    ${c.chainId} ${c.name} at ${redactUrl(c.rpcUrl)}`),
         `  chain    ${EXCHANGE_TESTNET_ID} exchange testnet at ${exchange.url}/exchange`,
         `  demo     address ${demo.address}`,
         `           api-key ${demo.apiKey}`,

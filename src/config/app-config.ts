@@ -60,6 +60,18 @@ export class AppConfig {
   @IsOptional() @IsString() @MinLength(16, { message: 'ADMIN_TOKEN must be at least 16 characters' })
   ADMIN_TOKEN?: string;
 
+  /**
+   * Bearer token for GET /metrics on the API port (the admin token is accepted too). Without it
+   * (and without METRICS_PORT) /metrics on the API port is open outside production and refused in
+   * production.
+   */
+  @IsOptional() @IsString() @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
+  METRICS_TOKEN?: string;
+
+  /** A second HTTP listener serving only GET /metrics, without a token (an internal port); 0 picks a free port. */
+  @IsOptional() @IsInt() @Min(0) @Max(65535)
+  METRICS_PORT?: number;
+
   /** HS256 key of wallet-login JWTs; every API instance needs the same one, or tokens fail on the others. */
   @IsString() @MinLength(32, { message: 'JWT_SECRET must be at least 32 characters' })
   JWT_SECRET: string;

@@ -17,20 +17,21 @@ const EVERY_MS = 5000;
 const KEEP = 120;
 
 /**
- * Throughput and latency from the service's own /metrics, scraped every 5 s while the page is
- * open: rates are the counters' differences between scrapes, percentiles come from the
- * differences of the latency histogram's buckets.
+ * Throughput and latency from the service's own /metrics (with the admin token, which /metrics
+ * accepts), scraped every 5 s while the page is open: rates are the counters' differences
+ * between scrapes, percentiles come from the differences of the latency histogram's buckets.
  */
-export function MetricsPanel() {
+export function MetricsPanel({ adminHeaders }: { adminHeaders: Record<string, string> }) {
   const [points, setPoints] = useState<Point[]>([]);
   const [latest, setLatest] = useState<Sample[]>([]);
   const [error, setError] = useState<string | null>(null);
   const previous = useRef<{ at: number; samples: Sample[] } | null>(null);
 
+  const authorization = adminHeaders.authorization;
   useEffect(() => {
     const scrape = async () => {
       try {
-        const res = await fetch('/metrics');
+        const res = await fetch('/metrics', { headers: authorization ? { authorization } : {} });
         if (!res.ok) throw new Error(`/metrics answered ${res.status}`);
         const samples = parsePrometheus(await res.text());
         const at = Date.now();
@@ -57,7 +58,7 @@ export function MetricsPanel() {
     void scrape();
     const timer = setInterval(scrape, EVERY_MS);
     return () => clearInterval(timer);
-  }, []);
+  }, [authorization]);
 
   const x = useMemo(() => points.map((p) => p.t), [points]);
   const throughput = useMemo(

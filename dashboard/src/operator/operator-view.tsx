@@ -7,7 +7,8 @@ import { MetricsPanel } from './metrics-panel';
 export function OperatorView({ client, adminHeaders }: { client: RelayClient; adminHeaders: Record<string, string> }) {
   const relayers = usePoll(() => unwrap(client.api.GET('/admin/relayers', { headers: adminHeaders })), 30_000, [client]);
   const accounts = usePoll(() => unwrap(client.api.GET('/admin/accounts', { params: { query: { limit: 50 } }, headers: adminHeaders })), 30_000, [client]);
-  const health = usePoll(async () => (await client.api.GET('/health')).data ?? null, 10_000, [client]);
+  // The detail (latencies, probe errors) is the admin's: public /health says only up or down.
+  const health = usePoll(() => unwrap(client.api.GET('/admin/health', { headers: adminHeaders })), 10_000, [client]);
   const chains = usePoll(() => client.chains(), 0, [client]);
   const chainName = (id: number) => chains.data?.find((c) => c.id === id)?.name ?? `chain ${id}`;
 
@@ -74,7 +75,7 @@ export function OperatorView({ client, adminHeaders }: { client: RelayClient; ad
         </table>
       </section>
       <div class="grid-2">
-        <MetricsPanel />
+        <MetricsPanel adminHeaders={adminHeaders} />
       </div>
       <section class="card wide">
         <header class="card-head">

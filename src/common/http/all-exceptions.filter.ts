@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppError } from '../errors/app-error';
 import { toAppError } from '../errors/to-app-error';
+import { ProviderCallError } from '../evm/provider-error';
 import { sendError } from './send-error';
 
 /** The one place errors become HTTP responses. */
@@ -25,10 +26,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
 }
 
 /**
- * Upstream failures answer with the catalog's stable message: a node's or exchange's error text
- * can name relayer addresses, internal hosts or provider details. The full message is in the
- * log line above, under the request's trace id (X-Trace-Id, and traceId in the body).
+ * Upstream failures answer with the catalog's stable message (plus the short code of a failed
+ * node call, e.g. "(http 429)"): a node's or exchange's error text can name relayer addresses,
+ * internal hosts or provider URLs with their keys. The detail is in the log line above (URLs
+ * redacted), under the request's trace id (X-Trace-Id, and traceId in the body).
  */
 function redacted(error: AppError): AppError {
-  return error.code === 'CHAIN_003' ? new AppError('CHAIN_003', undefined, error.headers) : error;
+  if (error.code !== 'CHAIN_003') return error;
+  return new AppError('CHAIN_003', error instanceof ProviderCallError ? error.publicMessage : undefined, error.headers);
 }

@@ -1,15 +1,18 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Get, Header, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { RawResponse } from '../../common/envelope/envelope-kind';
 import { Public } from '../../common/http/public.decorator';
+import { MetricsAccessGuard } from './metrics-access.guard';
 import { MetricsService } from './metrics.service';
 
+/** Skips the API-key guard; MetricsAccessGuard decides (a token, or open outside production). */
 @ApiExcludeController()
 @Controller('metrics')
 export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}
 
   @Public()
+  @UseGuards(MetricsAccessGuard)
   @RawResponse()
   @Get()
   @Header('Content-Type', 'text/plain; version=0.0.4')

@@ -186,10 +186,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Database, Redis, per-chain health and relayer key balances
-         * @description 200 ok or degraded (a chain is down, or every relayer key of a chain is empty); 503 down (database or Redis), with the same body.
+         * Overall status and whether the database, Redis and each chain are up
+         * @description 200 ok or degraded (a chain is down, or every relayer key of a chain is empty); 503 down (database or Redis), with the same body. No addresses, balances, hosts or error text: operators read GET /admin/health.
          */
         get: operations["HealthController_health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Health detail: probe latencies and errors (short codes), relayer keys and treasury with balances
+         * @description The same status as GET /health (always answered 200 here; the status is in the body).
+         */
+        get: operations["AdminHealthController_detail"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1013,6 +1033,26 @@ export interface components {
             blockExplorers: components["schemas"]["BlockExplorersDto"];
             capabilities: components["schemas"]["CapabilitiesDto"];
         };
+        ComponentStatusDto: {
+            ok: boolean;
+        };
+        ChainStatusDto: {
+            /** @example 31337 */
+            chainId: number;
+            healthy: boolean;
+        };
+        HealthChecksDto: {
+            database: components["schemas"]["ComponentStatusDto"];
+            redis: components["schemas"]["ComponentStatusDto"];
+            chains: components["schemas"]["ChainStatusDto"][];
+        };
+        HealthDto: {
+            /** @enum {string} */
+            status: "ok" | "degraded" | "down";
+            checks: components["schemas"]["HealthChecksDto"];
+            /** Format: date-time */
+            timestamp: string;
+        };
         ProbeDto: {
             ok: boolean;
             /** @example 2 */
@@ -1066,22 +1106,25 @@ export interface components {
             blockNumber: number | null;
             /** @example 3 */
             latencyMs: number | null;
-            /** @example null */
+            /**
+             * @description short code of the last probe failure (timeout, http 429, connection refused, rpc -32000, wrong chain id...)
+             * @example http 429
+             */
             error: string | null;
             /** Format: date-time */
             checkedAt: string | null;
             /** @description relayer keys of the chain (EVM chains only) */
             relayers?: components["schemas"]["RelayerWalletsDto"];
         };
-        HealthChecksDto: {
+        HealthDetailChecksDto: {
             database: components["schemas"]["ProbeDto"];
             redis: components["schemas"]["ProbeDto"];
             chains: components["schemas"]["ChainHealthDto"][];
         };
-        HealthDto: {
+        HealthDetailDto: {
             /** @enum {string} */
             status: "ok" | "degraded" | "down";
-            checks: components["schemas"]["HealthChecksDto"];
+            checks: components["schemas"]["HealthDetailChecksDto"];
             /** Format: date-time */
             timestamp: string;
         };
@@ -3767,40 +3810,15 @@ export interface operations {
                      *       "status": "ok",
                      *       "checks": {
                      *         "database": {
-                     *           "ok": false,
-                     *           "latencyMs": 2,
-                     *           "error": "timed out"
+                     *           "ok": false
                      *         },
                      *         "redis": {
-                     *           "ok": false,
-                     *           "latencyMs": 2,
-                     *           "error": "timed out"
+                     *           "ok": false
                      *         },
                      *         "chains": [
                      *           {
                      *             "chainId": 31337,
-                     *             "healthy": false,
-                     *             "blockNumber": 42,
-                     *             "latencyMs": 3,
-                     *             "error": null,
-                     *             "checkedAt": "2026-11-23T12:00:00.000Z",
-                     *             "relayers": {
-                     *               "floorWei": "10000000000000000",
-                     *               "targetWei": "50000000000000000",
-                     *               "treasury": {
-                     *                 "address": "string",
-                     *                 "balanceWei": "string"
-                     *               },
-                     *               "keys": [
-                     *                 {
-                     *                   "region": "us-east",
-                     *                   "address": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-                     *                   "balanceWei": "9999871234000000000",
-                     *                   "state": "ok",
-                     *                   "checkedAt": "2026-11-23T12:00:00.000Z"
-                     *                 }
-                     *               ]
-                     *             }
+                     *             "healthy": false
                      *           }
                      *         ]
                      *       },
@@ -3846,40 +3864,15 @@ export interface operations {
                      *       "status": "ok",
                      *       "checks": {
                      *         "database": {
-                     *           "ok": false,
-                     *           "latencyMs": 2,
-                     *           "error": "timed out"
+                     *           "ok": false
                      *         },
                      *         "redis": {
-                     *           "ok": false,
-                     *           "latencyMs": 2,
-                     *           "error": "timed out"
+                     *           "ok": false
                      *         },
                      *         "chains": [
                      *           {
                      *             "chainId": 31337,
-                     *             "healthy": false,
-                     *             "blockNumber": 42,
-                     *             "latencyMs": 3,
-                     *             "error": null,
-                     *             "checkedAt": "2026-11-23T12:00:00.000Z",
-                     *             "relayers": {
-                     *               "floorWei": "10000000000000000",
-                     *               "targetWei": "50000000000000000",
-                     *               "treasury": {
-                     *                 "address": "string",
-                     *                 "balanceWei": "string"
-                     *               },
-                     *               "keys": [
-                     *                 {
-                     *                   "region": "us-east",
-                     *                   "address": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-                     *                   "balanceWei": "9999871234000000000",
-                     *                   "state": "ok",
-                     *                   "checkedAt": "2026-11-23T12:00:00.000Z"
-                     *                 }
-                     *               ]
-                     *             }
+                     *             "healthy": false
                      *           }
                      *         ]
                      *       },
@@ -3887,6 +3880,134 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["HealthDto"];
+                };
+            };
+        };
+    };
+    AdminHealthController_detail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "status": "ok",
+                     *         "checks": {
+                     *           "database": {
+                     *             "ok": false,
+                     *             "latencyMs": 2,
+                     *             "error": "timed out"
+                     *           },
+                     *           "redis": {
+                     *             "ok": false,
+                     *             "latencyMs": 2,
+                     *             "error": "timed out"
+                     *           },
+                     *           "chains": [
+                     *             {
+                     *               "chainId": 31337,
+                     *               "healthy": false,
+                     *               "blockNumber": 42,
+                     *               "latencyMs": 3,
+                     *               "error": "http 429",
+                     *               "checkedAt": "2026-11-23T12:00:00.000Z",
+                     *               "relayers": {
+                     *                 "floorWei": "10000000000000000",
+                     *                 "targetWei": "50000000000000000",
+                     *                 "treasury": {
+                     *                   "address": "string",
+                     *                   "balanceWei": "string"
+                     *                 },
+                     *                 "keys": [
+                     *                   {
+                     *                     "region": "us-east",
+                     *                     "address": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *                     "balanceWei": "9999871234000000000",
+                     *                     "state": "ok",
+                     *                     "checkedAt": "2026-11-23T12:00:00.000Z"
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             }
+                     *           ]
+                     *         },
+                     *         "timestamp": "2026-11-23T12:00:00.000Z"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["HealthDetailDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description AUTH_001 (unauthorized access). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };

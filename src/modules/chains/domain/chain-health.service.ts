@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { providerErrorCode, providerErrorDetail } from '../../../common/evm/provider-error';
 import { AppConfig } from '../../../config/app-config';
 import { ChainRegistry } from './chain-registry.service';
 
@@ -7,9 +8,12 @@ export interface ChainHealth {
   healthy: boolean;
   blockNumber: number | null;
   latencyMs: number | null;
+  /** A short code (`timeout`, `http 429`, `connection refused`, `wrong chain id`...), never the provider's text. */
   error: string | null;
   checkedAt: string | null;
 }
+
+class WrongChainError extends Error {}
 
 /**
  * Probes every enabled chain on an interval. A chain whose RPC does not answer with the
@@ -56,6 +60,7 @@ export class ChainHealthService implements OnApplicationBootstrap, OnModuleDestr
     const chain = this.registry.get(chainId);
     const started = Date.now();
     let result: ChainHealth;
+    let detail = '';
     if (!chain.rpcUrl) {
       // Exchange-action chains are probed by the relay's exchange client; configured means usable.
       result = { chainId, healthy: true, blockNumber: null, latencyMs: null, error: null, checkedAt: new Date().toISOString() };
@@ -63,18 +68,19 @@ export class ChainHealthService implements OnApplicationBootstrap, OnModuleDestr
       try {
         const provider = this.registry.provider(chainId);
         const [remoteChainId, blockNumber] = await Promise.all([provider.send('eth_chainId', []), provider.getBlockNumber()]);
-        if (Number(remoteChainId) !== chainId) throw new Error(`RPC reports chain ${Number(remoteChainId)}`);
+        if (Number(remoteChainId) !== chainId) throw new WrongChainError(`RPC reports chain ${Number(remoteChainId)}`);
         result = { chainId, healthy: true, blockNumber, latencyMs: Date.now() - started, error: null, checkedAt: new Date().toISOString() };
       } catch (err) {
-        const message = (err as Error).message?.split('\n')[0]?.slice(0, 200) ?? 'unknown error';
-        result = { chainId, healthy: false, blockNumber: null, latencyMs: null, error: message, checkedAt: new Date().toISOString() };
+        const wrongChain = err instanceof WrongChainError;
+        detail = wrongChain ? err.message : providerErrorDetail(err);
+        result = { chainId, healthy: false, blockNumber: null, latencyMs: null, error: wrongChain ? 'wrong chain id' : providerErrorCode(err), checkedAt: new Date().toISOString() };
       }
     }
     const previous = this.state.get(chainId);
     if (previous && previous.healthy !== result.healthy) {
-      this.logger.warn(`chain ${chainId} is now ${result.healthy ? 'healthy' : `unhealthy: ${result.error}`}`);
+      this.logger.warn(`chain ${chainId} is now ${result.healthy ? 'healthy' : `unhealthy: ${detail}`}`);
     } else if (!previous && !result.healthy) {
-      this.logger.warn(`chain ${chainId} is unhealthy: ${result.error}`);
+      this.logger.warn(`chain ${chainId} is unhealthy: ${detail}`);
     }
     this.state.set(chainId, result);
     return result;

@@ -2,10 +2,13 @@ import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { FetchRequest, JsonRpcProvider, Network } from 'ethers';
 import { MetricsService } from '../../metrics';
 import { AppError } from '../../../common/errors/app-error';
+import { registerProviderUrl } from '../../../common/evm/provider-url';
 import { AppConfig } from '../../../config/app-config';
 import { ChainDefinition } from './chain-definition';
 import { loadChainsFile } from './load-chains-file';
 import { MeteredJsonRpcProvider } from './metered-provider';
+
+const RETRIES_ON_429 = 1;
 
 /**
  * The configured chains and one RPC provider per EVM chain. Providers use a static network
@@ -22,6 +25,11 @@ export class ChainRegistry implements OnModuleDestroy {
     private readonly metrics: MetricsService,
   ) {
     this.chains = new Map(loadChainsFile(config.CHAINS_FILE).map((c) => [c.chainId, c]));
+    // The logger removes these from every line (their keys must not reach log storage).
+    for (const chain of this.chains.values()) {
+      if (chain.rpcUrl) registerProviderUrl(chain.rpcUrl);
+      if (chain.exchangeApiUrl) registerProviderUrl(chain.exchangeApiUrl);
+    }
   }
 
   all(): ChainDefinition[] {
@@ -46,6 +54,9 @@ export class ChainRegistry implements OnModuleDestroy {
     if (!chain.rpcUrl) throw new AppError('CHAIN_001', `chain ${chainId} takes exchange actions, not EVM transactions`);
     const request = new FetchRequest(chain.rpcUrl);
     request.timeout = this.config.RPC_TIMEOUT_MS;
+    // ethers retries a 429 until RPC_TIMEOUT_MS and then reports only "timeout"; one quick retry,
+    // then the 429 itself, so callers fail fast and say what happened ("http 429").
+    request.retryFunc = async (_request, _response, attempt) => attempt < RETRIES_ON_429;
     const network = Network.from(chainId);
     // batchMaxCount 1: batching adds a stall per call, and the relay's hot path is latency bound.
     // cacheTimeout -1: ethers would otherwise answer repeated reads (block number, nonces) from a

@@ -4,6 +4,7 @@ import { ChainRegistry } from '../../chains';
 import { RegionResolver, SignerPool } from '../../relay';
 import { RelayerWalletsService } from '../../relayer-wallets';
 import { RelayerWalletDto } from './relayer-wallets.dto';
+import { providerErrorCode } from '../../../common/evm/provider-error';
 
 /**
  * Every relayer key of every region on every EVM chain, with its balance read from the chain now
@@ -31,7 +32,7 @@ export class RelayerWallets {
           const wei = await this.chains.provider(chain.chainId).getBalance(address);
           return { ...base, balanceWei: wei.toString(), balance: formatUnits(wei, chain.nativeCurrency.decimals), error: null };
         } catch (err) {
-          return { ...base, balanceWei: null, balance: null, error: err instanceof Error ? err.message.slice(0, 200) : String(err) };
+          return { ...base, balanceWei: null, balance: null, error: providerErrorCode(err) };
         }
       }),
     );

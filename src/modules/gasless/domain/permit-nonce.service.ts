@@ -4,6 +4,7 @@ import { Interface, JsonRpcProvider } from 'ethers';
 import Redis from 'ioredis';
 import { AppError } from '../../../common/errors/app-error';
 import { REDIS } from '../../../redis/redis.module';
+import { ProviderCallError } from '../../../common/evm/provider-error';
 
 const PERMIT2 = new Interface(['function nonceBitmap(address owner, uint256 wordPos) view returns (uint256)']);
 const BITS_PER_WORD = 256;
@@ -40,7 +41,7 @@ export class PermitNonceService {
     try {
       raw = await provider.call({ to: permit2, data: PERMIT2.encodeFunctionData('nonceBitmap', [owner, word]) });
     } catch (err) {
-      throw new AppError('CHAIN_003', `Permit2 nonceBitmap read failed: ${(err as Error).message}`);
+      throw new ProviderCallError('Permit2 nonceBitmap read failed', err);
     }
     return BigInt(raw === '0x' ? 0 : raw);
   }

@@ -3,6 +3,7 @@ import { getAddress } from 'ethers';
 import { AppError } from '../../../common/errors/app-error';
 import { ChainRegistry } from '../../chains';
 import { GASLESS_SETTLER_ABI } from './settlement-call';
+import { ProviderCallError } from '../../../common/evm/provider-error';
 
 /** A changed fee recipient shows in quotes within a minute without a read per quote. */
 const CACHE_MS = 60_000;
@@ -49,7 +50,7 @@ export class SettlerInfo {
     try {
       raw = await this.chains.provider(chainId).call({ to: settler, data: GASLESS_SETTLER_ABI.encodeFunctionData(fn) });
     } catch (err) {
-      throw new AppError('CHAIN_003', `reading the gasless settler on chain ${chainId} failed: ${(err as Error).message.split('\n')[0]}`);
+      throw new ProviderCallError(`reading the gasless settler on chain ${chainId} failed`, err);
     }
     if (raw.length !== 66) throw new AppError('CHAIN_003', `no gasless settler answers at ${settler} on chain ${chainId}`);
     const [value] = GASLESS_SETTLER_ABI.decodeFunctionResult(fn, raw) as unknown as [string];

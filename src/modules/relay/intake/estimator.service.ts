@@ -9,6 +9,7 @@ import { FeeSettings, maxGasPrice, weiToMicroUsd } from '../core/fees';
 import { FeeOracle } from '../core/fee-oracle.service';
 import { RelayRequest } from './relay-request';
 import { decodeRevertData, isRevertError, revertDataOf } from '../core/revert-decoder';
+import { ProviderCallError } from '../../../common/evm/provider-error';
 
 export const TRANSFER_GAS = 21_000n;
 /** interface.md: the funding service fee on what the relay sends a sender (minBalanceRequired, funding-signed). */
@@ -82,7 +83,7 @@ export class Estimator {
     } catch (err) {
       if (err instanceof AppError) throw err;
       if (isRevertError(err)) throw new AppError('TRANSACTION_004', decodeRevertData(revertDataOf(err)));
-      throw new AppError('CHAIN_003', `simulation failed: ${(err as Error).message.split('\n')[0].slice(0, 200)}`);
+      throw new ProviderCallError('simulation failed', err);
     }
   }
 
@@ -92,7 +93,7 @@ export class Estimator {
     try {
       return await this.feeOracle.fees(req.chain.chainId);
     } catch (err) {
-      throw new AppError('CHAIN_003', `fee data unavailable: ${(err as Error).message.split('\n')[0].slice(0, 200)}`);
+      throw new ProviderCallError('fee data unavailable', err);
     }
   }
 }

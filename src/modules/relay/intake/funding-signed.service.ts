@@ -23,6 +23,7 @@ import { RelayTransactionStore } from '../store/relay-transaction.store';
 import { SettlementService } from '../pipeline/settlement.service';
 import { TopUpService } from '../pipeline/top-up.service';
 import { isDuplicateBroadcast, previousSubmission } from './signed-resubmission';
+import { providerErrorDetail, shownErrorText } from '../../../common/evm/provider-error';
 
 
 /**
@@ -168,9 +169,9 @@ export class FundingSignedService {
       } catch (err) {
         // The top-up did not go out: nothing was spent, so nothing is charged.
         await this.txs.setFunding(tx.id, { fundingCostWei: '0' });
-        await this.settlement.failUnsent(tx.id, `top-up failed: ${(err as Error).message.split('\n')[0]}`);
+        await this.settlement.failUnsent(tx.id, `top-up failed: ${shownErrorText(err)}`);
         // The node's error names the pool relayer and its balance: logged (under the trace id), not answered.
-        this.logger.warn(`top-up of ${tx.id} failed: ${(err as Error).message.split('\n')[0]}`);
+        this.logger.warn(`top-up of ${tx.id} failed: ${providerErrorDetail(err)}`);
         throw new AppError('TRANSACTION_004', 'could not fund the sender: the top-up transfer was refused');
       }
     }

@@ -8,6 +8,7 @@ import { fromRpcReceipt, MinedReceipt } from '../core/mined-receipt';
 import { KeyEligibility } from '../core/key-eligibility';
 import { BroadcastOutcome, classifyBroadcastError } from './broadcast-error';
 import { isOutOfFunds, senderOf } from './out-of-funds';
+import { providerErrorDetail } from '../../../common/evm/provider-error';
 
 /** The pipeline's calls to a chain's node: broadcasts classified by outcome, receipts, pool and fee reads. */
 @Injectable()
@@ -30,7 +31,7 @@ export class ChainIo {
       // An out-of-funds key takes no new work and is topped up now, instead of only being retried.
       const starved = isOutOfFunds(err) ? senderOf(raw) : null;
       if (starved) this.eligibility.reportStarved(chainId, starved);
-      if (outcome !== 'known') this.logger.warn(`broadcast on ${chainId}: ${outcome}: ${(err as Error).message.split('\n')[0].slice(0, 200)}`);
+      if (outcome !== 'known') this.logger.warn(`broadcast on ${chainId}: ${outcome}: ${providerErrorDetail(err)}`);
       return outcome === 'known' ? 'sent' : outcome;
     }
   }

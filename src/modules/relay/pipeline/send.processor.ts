@@ -12,6 +12,7 @@ import { Abandonment } from './abandonment.service';
 import { BackPressureError, PermanentSendError, TransientSendError } from './send-errors';
 import { SenderService } from './sender.service';
 import { SettlementService } from './settlement.service';
+import { shownErrorText } from '../../../common/evm/provider-error';
 
 /**
  * Thin consumer: runs a send or replacement and applies the retry policy of the account
@@ -61,7 +62,7 @@ export class SendProcessor extends WorkerHost implements OnModuleInit {
         if (err instanceof TransientSendError) return this.retryOrFail(txId, err.message);
         if (err instanceof PermanentSendError) return this.giveUp(txId, err.message);
         this.logger.error(`send ${txId} failed unexpectedly: ${(err as Error).stack ?? String(err)}`);
-        return this.retryOrFail(txId, (err as Error).message);
+        return this.retryOrFail(txId, shownErrorText(err));
       }
     });
   }

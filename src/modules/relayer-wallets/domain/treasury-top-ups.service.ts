@@ -6,6 +6,7 @@ import { MetricsService } from '../../metrics';
 import { RelayerTopUpStore, TopUpRow } from '../store/relayer-top-up.store';
 import { Floors, topUpAmount } from './floors';
 import { OperatorAlerts } from './operator-alerts.service';
+import { providerErrorDetail } from '../../../common/evm/provider-error';
 
 const TRANSFER_GAS = 21_000n;
 /** Legacy price = 2 × eth_gasPrice: a top-up must not wait behind the work it unblocks. */
@@ -67,7 +68,7 @@ export class TreasuryTopUps {
       await this.alerts.raise({ kind: 'relayer.top_up_sent', chainId, address, region, balanceWei: balanceWei.toString(), floorWei: floors.floorWei.toString(), amountWei: amount.toString(), hash });
       return { ...row, nonce, hash, raw };
     } catch (err) {
-      const message = (err as Error).message.split('\n')[0].slice(0, 300);
+      const message = providerErrorDetail(err);
       await this.store.close(row.id, 'failed', message);
       this.metrics.relayerTopUps.inc({ chain: String(chainId), result: 'failed' });
       await this.alerts.raise({ kind: 'relayer.top_up_failed', chainId, address, amountWei: amount.toString(), detail: message });

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { AppError } from '../../../common/errors/app-error';
 import { AppConfig } from '../../../config/app-config';
 import { ChainDefinition } from '../../chains';
 import { ChainRegistry } from '../../chains';
@@ -10,6 +9,7 @@ import { type ChainMarket, reindex } from './chain-market';
 import { ChainReader, V3_FEE_TIERS } from './chain-reader';
 import { v3Pool, withPosition, withPrice } from '../domain/v3-state';
 import { PoolSnapshotStore } from './pool-snapshot.store';
+import { ProviderCallError } from '../../../common/evm/provider-error';
 
 /** A getLogs range larger than this is not worth it: re-read everything instead. */
 const MAX_LOG_RANGE = 2_000;
@@ -69,7 +69,7 @@ export class PoolIndexer implements OnApplicationBootstrap, OnModuleDestroy {
       const chain = this.registry.get(chainId);
       const created: Follower = {
         ready: this.load(chain).catch((err: Error) => {
-          throw new AppError('CHAIN_003', `swap pools of chain ${chainId} could not be read: ${err.message.split('\n')[0].slice(0, 200)}`);
+          throw new ProviderCallError(`swap pools of chain ${chainId} could not be read`, err);
         }),
       };
       follower = created;

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { getAddress, id, TransactionReceipt } from 'ethers';
-import { AppError } from '../../../common/errors/app-error';
 import { ChainRegistry } from '../../chains';
 import { TokenCatalog } from '../catalog/token-catalog.service';
 import { SWAP_EXECUTOR_ABI } from '../execution/executor-abi';
 import { PoolIndexer } from '../indexer/pool-indexer.service';
+import { ProviderCallError } from '../../../common/evm/provider-error';
 
 const V2_SWAP_TOPIC = id('Swap(address,uint256,uint256,uint256,uint256,address)');
 const V3_SWAP_TOPIC = id('Swap(address,address,int256,int256,uint160,uint128,int24)');
@@ -48,7 +48,7 @@ export class SwapStatusService {
     const chain = this.catalog.chain(chainId);
     const provider = this.registry.provider(chainId);
     const receipt = await provider.getTransactionReceipt(txHash).catch((err: Error) => {
-      throw new AppError('CHAIN_003', `receipt lookup failed: ${err.message.split('\n')[0]}`);
+      throw new ProviderCallError('receipt lookup failed', err);
     });
     const logo = chain.iconUrl ? chain.iconUrl : null;
     const empty: TxDetails = { txHash: null, chainId, chainLogo: logo, timestamp: null };

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { JsonRpcProvider } from 'ethers';
-import { AppError } from '../../../common/errors/app-error';
 import { ChainRegistry } from '../../chains';
 import { ERC4626_IFACE } from './vault-abi';
 import type { Venue } from './venue-registry';
+import { ProviderCallError, providerErrorCode } from '../../../common/evm/provider-error';
 
 export type VenueHealth = { healthy: true; totalAssets: bigint; maxDeposit: bigint } | { healthy: false; reason: string };
 
@@ -27,7 +27,7 @@ export class VaultReader {
       if (maxDeposit === 0n) return { healthy: false, reason: 'deposit limit reached' };
       return { healthy: true, totalAssets, maxDeposit };
     } catch (err) {
-      return { healthy: false, reason: `unreadable: ${(err as Error).message.split('\n')[0].slice(0, 120)}` };
+      return { healthy: false, reason: `unreadable: ${providerErrorCode(err)}` };
     }
   }
 
@@ -47,7 +47,7 @@ export class VaultReader {
     try {
       return (await this.read(this.chains.provider(venue.chainId), venue.vault, 'balanceOf', [user])) as bigint;
     } catch (err) {
-      throw new AppError('CHAIN_003', `share balance of ${user} in ${venue.vault} could not be read: ${(err as Error).message.split('\n')[0].slice(0, 160)}`);
+      throw new ProviderCallError(`share balance of ${user} in ${venue.vault} could not be read`, err);
     }
   }
 
@@ -89,7 +89,7 @@ export class VaultReader {
     try {
       return await fn();
     } catch (err) {
-      throw new AppError('CHAIN_003', `RPC read failed: ${(err as Error).message.split('\n')[0].slice(0, 160)}`);
+      throw new ProviderCallError('RPC read failed', err);
     }
   }
 }

@@ -6,6 +6,7 @@ import { VaultReader } from '../domain/vault-reader.service';
 import { VenueRegistry } from '../domain/venue-registry';
 import { VaultPositionStore } from '../store/vault-position.store';
 import { PositionDto } from './positions.dto';
+import { ProviderCallError } from '../../../common/evm/provider-error';
 
 /** Recorded positions of an EOA (non-zero shares), each valued now with the vault's previewRedeem. */
 @Injectable()
@@ -33,7 +34,7 @@ export class PositionValuesService {
       // A venue removed from the chains file can no longer be priced by us: its cost basis stands in.
       assets = venue ? await this.reader.previewRedeem(venue, shares) : BigInt(row.costBasis);
     } catch (err) {
-      throw new AppError('CHAIN_003', `vault ${row.vault} could not be valued: ${(err as Error).message.split('\n')[0].slice(0, 160)}`);
+      throw new ProviderCallError(`vault ${row.vault} could not be valued`, err);
     }
     const costBasis = BigInt(row.costBasis);
     return {

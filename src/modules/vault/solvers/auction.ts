@@ -1,6 +1,7 @@
 import { RISK_TIER_CEILING, type DepositIntent, type VenueState } from '../domain/vault-types';
 import { scoreAllocation, type ScoredAllocation } from './allocation-score';
 import type { BidLeg, VaultSolver } from './solver';
+import { shownErrorText } from '../../../common/evm/provider-error';
 
 export interface AuctionBid {
   solverId: string;
@@ -27,7 +28,7 @@ export function runAuction(intent: DepositIntent, venues: readonly VenueState[],
     try {
       legs = solver.bid(intent, venues);
     } catch (err) {
-      bids.push({ solverId: solver.id, legs: [], score: null, rejectedReason: `solver failed: ${(err as Error).message}` });
+      bids.push({ solverId: solver.id, legs: [], score: null, rejectedReason: `solver failed: ${shownErrorText(err)}` });
       continue;
     }
     if (legs) bids.push(checkBid(intent, venues, solver.id, legs));
