@@ -141,10 +141,21 @@ describe('deploy kit: Helm chart', () => {
     const service = byKind(docs, 'Service').find((s) => Object.entries(monitor.spec.selector.matchLabels).every(([k, v]) => s.metadata && (s as Loose).metadata.labels?.[k] === v))!;
     expect(service).toBeDefined();
     expect(service.spec.ports.map((p: { name: string }) => p.name)).toContain(monitor.spec.endpoints[0].port);
+    expect(service.spec.clusterIP).toBe('None');
+    // The API Service, the one an Ingress points at, carries the API port only.
+    const api = byKind(docs, 'Service').find((s) => s.metadata.name.endsWith('-api'))!;
+    expect(api.spec.ports.map((p: { name: string }) => p.name)).toEqual(['http']);
     for (const component of ['api', 'worker']) {
       const labels = deployment(docs, component).spec.template.metadata.labels;
       expect(Object.entries(service.spec.selector).every(([k, v]) => labels[k] === v)).toBe(true);
     }
+  });
+
+  it('the chains file given as text (--set-file chains.json=…) reaches the mounted ConfigMap unchanged', async () => {
+    const file = join(ROOT, 'deploy/compose/chains.example.json');
+    const { stdout } = await helm(['template', 'relay', CHART_DIR, '--set-file', `chains.json=${file}`]);
+    const chains = (yaml.loadAll(stdout) as Doc[]).find((d) => d?.kind === 'ConfigMap' && d.metadata.name.endsWith('-chains'))!;
+    expect(chains.data!['chains.json']).toBe(readFileSync(file, 'utf8'));
   });
 
   it('refuses to render without a metrics port (the worker is probed on it)', async () => {
