@@ -38,7 +38,7 @@ import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { bringUpDevnet, type Devnet } from '../scripts/devnet';
 import { chainsFileFor } from '../scripts/local-stack/chains-config';
-import { ensureDatabase } from '../scripts/local-stack/database';
+import { recreateDatabase } from '../scripts/local-stack/database';
 import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC } from '../scripts/local-stack/dev-keys';
 import { buildPoolGraph } from '../src/modules/swap/domain/pool-graph';
 import type { DexProvider, PoolState } from '../src/modules/swap/domain/types';
@@ -121,7 +121,7 @@ async function bringUp(): Promise<Stack> {
   const devnet = await bringUpDevnet({ chains: [{ chainId: 31337, name: 'Devnet', port: SETTINGS.chainPort }], stateDir: STATE_DIR, log: (l) => log(`devnet: ${l}`) });
   const chainsFile = join(STATE_DIR, 'chains.json');
   writeFileSync(chainsFile, JSON.stringify(chainsFileFor(devnet.chains), null, 2));
-  await ensureDatabase(SETTINGS.databaseUrl, { recreate: true });
+  await recreateDatabase(SETTINGS.databaseUrl);
   await cleanRedis();
   Object.assign(process.env, {
     NODE_ENV: 'test',

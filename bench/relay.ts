@@ -48,7 +48,7 @@ import { DataSource } from 'typeorm';
 import { bringUpDevnet, type Devnet } from '../scripts/devnet';
 import { ANVIL_MNEMONIC } from '../scripts/devnet/accounts';
 import { chainsFileFor } from '../scripts/local-stack/chains-config';
-import { ensureDatabase } from '../scripts/local-stack/database';
+import { recreateDatabase } from '../scripts/local-stack/database';
 import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC, devRelayerAddresses } from '../scripts/local-stack/dev-keys';
 import { BlocksResults, blocksRows, phaseBlocks } from './relay-blocks';
 
@@ -254,7 +254,7 @@ async function bringUp(stackRef: { stack?: Partial<Stack> }): Promise<Stack> {
   writeFileSync(chainsFile, JSON.stringify(chainsFileFor(devnet.chains), null, 2));
   log(`chain ready (${(now() - t0).toFixed(0)} ms)`);
 
-  await ensureDatabase(SETTINGS.databaseUrl, { recreate: true }).catch((err: Error) => {
+  await recreateDatabase(SETTINGS.databaseUrl).catch((err: Error) => {
     throw new BenchError(`PostgreSQL is not reachable at ${SETTINGS.databaseUrl} (${err.message})`);
   });
   await cleanRedis(SETTINGS.redisUrl, SETTINGS.redisPrefix);

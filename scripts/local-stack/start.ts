@@ -1,6 +1,7 @@
 /**
  * `npm start`: the whole local stack on one machine with Node, PostgreSQL and Redis.
- * Starts two anvil chains with the project's contracts, creates the database, runs the API
+ * Starts two anvil chains with the project's contracts, creates the database (recreated with
+ * fresh chains only if the local stack created it), runs the API
  * (migrations run on its start), seeds a demo account and writes `.local/devnet.json`.
  */
 import { ChildProcess, spawn } from 'node:child_process';
@@ -12,7 +13,7 @@ import { bringUpDevnet, isRpcUp } from '../devnet';
 import { ANVIL_TEST_ACCOUNTS } from '../devnet/accounts';
 import { startExchangeServer } from '../exchange/server';
 import { chainsFileFor, EXCHANGE_TESTNET_ID, settlementDelegateEnv } from './chains-config';
-import { ensureDatabase } from './database';
+import { DatabaseNotOwnedError, ensureDatabase } from './database';
 import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC, devRelayerAddresses, devTreasuryAddress, devTreasuryKey } from './dev-keys';
 import { writeSecretFile } from './secret-file';
 import { seedDemoAccount } from './demo-account';
@@ -99,6 +100,7 @@ async function main(): Promise<void> {
   const chainsAlive = (await Promise.all([isRpcUp(`http://127.0.0.1:${chainPorts[0]}`, 31337), isRpcUp(`http://127.0.0.1:${chainPorts[1]}`, 84532)])).every(Boolean);
   await steps.step(`database ${databaseUrl.replace(/\/\/[^@]*@/, '//')}${chainsAlive ? '' : ' (fresh, with fresh chains)'}`, () =>
     ensureDatabase(databaseUrl, { recreate: !chainsAlive }).catch((err: Error) => {
+      if (err instanceof DatabaseNotOwnedError) throw err;
       throw new Error(`PostgreSQL is not reachable at ${databaseUrl} (${err.message}).`);
     }),
   );

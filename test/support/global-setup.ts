@@ -6,7 +6,7 @@ import { bringUpDevnet } from '../../scripts/devnet';
 import { ANVIL_TEST_ACCOUNTS } from '../../scripts/devnet/accounts';
 import { startExchangeServer } from '../../scripts/exchange/server';
 import { chainsFileFor, EXCHANGE_TESTNET_ID } from '../../scripts/local-stack/chains-config';
-import { ensureDatabase } from '../../scripts/local-stack/database';
+import { recreateDatabase } from '../../scripts/local-stack/database';
 import { devRelayerAddresses, devTreasuryAddress } from '../../scripts/local-stack/dev-keys';
 import { dataSourceOptions } from '../../src/database/data-source-options';
 import { TEST_CHAINS, TEST_CHAINS_FILE, TEST_STATE_DIR, testEnv } from './test-env';
@@ -26,7 +26,7 @@ export default async function globalSetup(): Promise<void> {
   (globalThis as { __STOPS__?: Array<() => Promise<void>> }).__STOPS__ = [() => devnet.stop(), () => exchange.stop()];
   writeFileSync(TEST_CHAINS_FILE, JSON.stringify(chainsFileFor(devnet.chains, exchange.url), null, 2));
 
-  await ensureDatabase(env.DATABASE_URL, { recreate: true });
+  await recreateDatabase(env.DATABASE_URL);
   const dataSource = new DataSource(dataSourceOptions(env.DATABASE_URL, false));
   await dataSource.initialize();
   await dataSource.runMigrations();
