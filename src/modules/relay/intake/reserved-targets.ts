@@ -49,8 +49,10 @@ export class ReservedTargets {
     for (const address of signers.poolAddresses()) this.keys.set(address.toLowerCase(), 'a relayer key');
     const treasury = treasuryAddressOf(config);
     if (treasury && this.keys.has(treasury)) {
-      // The treasury would then sign team calldata as a pool key.
-      throw new Error(`Invalid configuration:\n  RELAYER_TREASURY_PATH: the treasury ${treasury} is one of the relayer pool keys; give it a path outside m/44'/60'/<region>'/0/<key>`);
+      // The treasury would then sign team calldata as a pool key. A pool path is refused earlier by
+      // the config's key separation; this catches a RELAYER_TREASURY_KEY that is a pool key.
+      const variable = config.RELAYER_TREASURY_KEY ? 'RELAYER_TREASURY_KEY' : 'RELAYER_TREASURY_PATH';
+      throw new Error(`Invalid configuration:\n  ${variable}: the treasury ${treasury} is one of the relayer pool keys; use a key apart from the relayer pool`);
     }
     if (treasury) this.keys.set(treasury, "the relay's treasury");
   }
