@@ -49,7 +49,7 @@ describe('startup configuration', () => {
   });
 
   it('in production any treasury path on the relayer mnemonic stops the process', async () => {
-    const res = await start({ ...testEnv(), NODE_ENV: 'production', PORT: '0' });
+    const res = await start({ ...testEnv(), NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://relay.example.com', PORT: '0' });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('RELAYER_TREASURY_PATH: not allowed in production');
   });
