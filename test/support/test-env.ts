@@ -38,5 +38,8 @@ export function testEnv(): Record<string, string> {
     WEBHOOK_TIMEOUT_MS: '2000',
     // Every spec logs in from 127.0.0.1; the per-IP limit itself is tested with a low value.
     LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
+    // The same for the public reads (specs poll GET /api/tx) and the admin API (every spec creates accounts).
+    PUBLIC_RATE_LIMIT_PER_MINUTE: '100000',
+    ADMIN_RATE_LIMIT_PER_MINUTE: '100000',
   };
 }

@@ -8,6 +8,7 @@ import { ApiContract } from '../../common/swagger/api-contract';
 import { REDIS } from '../../redis/redis.module';
 import { ChainHealth, ChainHealthService } from '../chains';
 import { ChainWalletsView, RelayerWalletsService } from '../relayer-wallets';
+import { NotRateLimited } from '../rate-limit';
 import { DatabaseProbe } from './database-probe.store';
 
 class ProbeDto {
@@ -75,6 +76,7 @@ export class HealthController {
   ) {}
 
   @Public()
+  @NotRateLimited('orchestrator and load-balancer probe: a ping of the database and Redis and cached chain state, nothing on RPC or DNS; a limit would fail the probe of every instance behind one address')
   @RawResponse()
   @Get()
   @ApiContract({
