@@ -51,7 +51,7 @@ describe('RateLimitGuard', () => {
     handler = () => undefined;
   });
 
-  it('keeps one window per IP scope, each with its own limit, even for a request with a caller', async () => {
+  it('keeps one window per IP scope, each with its own limit', async () => {
     const { guard, limiter } = guardWith(async (_, limit) => ({ allowed: true, limit, remaining: limit - 1, resetSeconds: 60 }));
     for (const [scope, limit] of [['public', 300], ['admin', 120]] as const) {
       handler = () => undefined;
