@@ -12,6 +12,7 @@ import { TxLifecycle1764610100000 } from './1764610100000-tx-lifecycle';
 import { RelayerTopUps1764630000000 } from './1764630000000-relayer-top-ups';
 import { SettledFinality1764700000000 } from './1764700000000-settled-finality';
 import { AdminAuditLog1795742554973 } from './1795742554973-admin-audit-log';
+import { WebhookCircuit1795742554974 } from './1795742554974-webhook-circuit';
 
 /** Every migration in order; listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   RelayerTopUps1764630000000,
   SettledFinality1764700000000,
   AdminAuditLog1795742554973,
+  WebhookCircuit1795742554974,
 ];

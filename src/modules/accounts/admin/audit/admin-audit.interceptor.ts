@@ -55,10 +55,11 @@ function routeOf(req: Request): string {
   return typeof route === 'string' ? `${req.baseUrl ?? ''}${route}` : req.path;
 }
 
-/** The route's parameters (address, key id, delivery id); a key revocation names its key by prefix. */
+/** The route's parameters (address, key id, delivery id), else the body's address; a key revocation names its key by prefix. */
 function targetOf(req: Request): string | null {
   const params = Object.values(req.params ?? {}).filter((v): v is string => typeof v === 'string' && v !== '');
   if (params.length > 0) return params.join(' ').slice(0, 200);
-  const key = (req.body as { key?: unknown } | undefined)?.key;
-  return typeof key === 'string' ? `key ${key.slice(0, 10)}…` : null;
+  const body = (req.body ?? {}) as { key?: unknown; address?: unknown };
+  if (typeof body.address === 'string') return body.address.slice(0, 200);
+  return typeof body.key === 'string' ? `key ${body.key.slice(0, 10)}…` : null;
 }
