@@ -5,7 +5,7 @@ import { SecretBox } from '../../../common/crypto/secret-box';
 import { authSecretContext, signingSecretContext } from '../registration/secret-contexts';
 import { signedHeaders } from '../signing/standard-webhooks';
 import { ClaimedDelivery, WebhookDeliveryStore } from '../store/webhook-delivery.store';
-import { WebhookStore } from '../store/webhook.store';
+import { CircuitGate, WebhookStore } from '../store/webhook.store';
 import { postWebhook } from './http-post';
 import { notificationBody } from './notification-body';
 import { authHeaders } from './outbound-headers';
@@ -45,14 +45,14 @@ export class WebhookAttemptService {
       this.metrics.webhookDeliveries.inc({ outcome: 'cancelled' });
       return this.handOff(delivery);
     }
-    if (circuit.open) return this.shortCircuit(delivery, circuit.openUntil!);
+    if (circuit.open) return this.shortCircuit(delivery, circuit);
 
     const started = process.hrtime.bigint();
     const result = await this.send(delivery).catch((err: Error) => ({ ok: false, statusCode: null, error: err.message }));
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     this.metrics.webhookAttempts.inc({ result: result.ok ? 'success' : 'failure' });
     this.metrics.webhookAttemptDuration.observe({ result: result.ok ? 'success' : 'failure' }, seconds);
-    const { opened } = await this.webhooks.recordAttempt(delivery.webhookId, result.ok, this.config.WEBHOOK_CIRCUIT_FAILURES, this.config.WEBHOOK_CIRCUIT_COOLDOWN_MS);
+    const { opened } = await this.webhooks.recordAttempt(delivery.webhookId, result.ok ? null : (result.error ?? 'failed'), this.config.WEBHOOK_CIRCUIT_FAILURES, this.config.WEBHOOK_CIRCUIT_COOLDOWN_MS);
     if (opened) this.logger.warn(`webhook ${delivery.webhookId}: circuit open for ${this.config.WEBHOOK_CIRCUIT_COOLDOWN_MS} ms after ${circuit.trial ? 'a failed trial' : `${this.config.WEBHOOK_CIRCUIT_FAILURES} failed attempts in a row`} (${result.error})`);
 
     if (result.ok) {
@@ -72,9 +72,11 @@ export class WebhookAttemptService {
    * through, so the delivery keeps its place and its schedule and still ends as a dead letter
    * (replayable) when its attempts run out (docs/decisions.md).
    */
-  private async shortCircuit(delivery: ClaimedDelivery, openUntil: Date): Promise<void> {
+  private async shortCircuit(delivery: ClaimedDelivery, circuit: CircuitGate): Promise<void> {
     this.metrics.webhookAttempts.inc({ result: 'short-circuited' });
-    return this.failed(delivery, null, `circuit open (the webhook's recent attempts failed); no request sent, next trial at ${openUntil.toISOString()}`, openUntil);
+    const openUntil = circuit.openUntil!;
+    const error = `circuit open after ${circuit.failures} failed attempts in a row (last: ${circuit.lastFailure ?? 'unknown'}); no request sent, next trial at ${openUntil.toISOString()}`;
+    return this.failed(delivery, null, error, openUntil);
   }
 
   private async failed(delivery: ClaimedDelivery, statusCode: number | null, error: string, notBefore?: Date): Promise<void> {
@@ -83,7 +85,7 @@ export class WebhookAttemptService {
     const outcome = await this.deliveries.markFailed(delivery.id, statusCode, error, retryDelay);
     if (outcome === 'retry') {
       this.logger.warn(`delivery ${delivery.id} attempt ${delivery.attempts} failed (${error}); retry in ${retryDelay} ms`);
-      await this.queue.enqueue(delivery.id, delivery.attempts, retryDelay!);
+      await this.queue.enqueue(delivery.id, delivery.attempts, delivery.userId, retryDelay!);
       return;
     }
     this.metrics.webhookDeliveries.inc({ outcome: 'dead' });
@@ -115,6 +117,6 @@ export class WebhookAttemptService {
   /** The delivery is settled (delivered, dead or cancelled): the next status of the transaction may go. */
   private async handOff(delivery: ClaimedDelivery): Promise<void> {
     const next = await this.deliveries.nextInLine(delivery.webhookId, delivery.txId);
-    if (next) await this.queue.enqueue(next.id, next.attempts, next.delayMs);
+    if (next) await this.queue.enqueue(next.id, next.attempts, delivery.userId, next.delayMs);
   }
 }

@@ -5,6 +5,15 @@ import { sql } from '../../../database/sql';
 import { SqlStore } from '../../../database/sql-store';
 import { WebhookEntity } from '../entities/webhook.entity';
 
+export interface CircuitGate {
+  open: boolean;
+  openUntil: Date | null;
+  trial: boolean;
+  /** Failed attempts in a row, and the last one's error (for the short-circuited attempt's record). */
+  failures: number;
+  lastFailure: string | null;
+}
+
 /** The `webhooks` table: each account's registered set, in position order. */
 @Injectable()
 export class WebhookStore extends SqlStore {
@@ -18,33 +27,35 @@ export class WebhookStore extends SqlStore {
    * (`trial`: the open time moves forward by `trialLeaseMs`, so every other asker still sees it
    * open while the trial runs, and a trial whose worker died frees itself).
    */
-  async circuitGate(deliveryId: string, trialLeaseMs: number): Promise<{ open: boolean; openUntil: Date | null; trial: boolean }> {
+  async circuitGate(deliveryId: string, trialLeaseMs: number): Promise<CircuitGate> {
     // One statement: the SELECT sees the row as it was before the trial's UPDATE.
-    const row = await this.first<{ open: boolean; openUntil: Date | null; trial: boolean }>(
+    const row = await this.first<CircuitGate>(
       sql`WITH trial AS (
             UPDATE webhooks w SET circuit_open_until = now() + ${trialLeaseMs} * interval '1 millisecond'
               FROM webhook_deliveries d
              WHERE d.id = ${deliveryId} AND w.id = d.webhook_id AND w.circuit_open_until <= now()
             RETURNING w.id
           )
-          SELECT COALESCE(w.circuit_open_until > now(), false) AS open, w.circuit_open_until AS "openUntil", EXISTS (SELECT 1 FROM trial) AS trial
+          SELECT COALESCE(w.circuit_open_until > now(), false) AS open, w.circuit_open_until AS "openUntil", EXISTS (SELECT 1 FROM trial) AS trial,
+                 w.consecutive_failures AS failures, w.last_failure AS "lastFailure"
             FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
            WHERE d.id = ${deliveryId}`,
     );
-    return row ?? { open: false, openUntil: null, trial: false };
+    return row ?? { open: false, openUntil: null, trial: false, failures: 0, lastFailure: null };
   }
 
   /**
    * A real attempt's outcome: a success closes the circuit; a failure counts, and the
    * `failuresToOpen`-th in a row (or a failed trial) opens it for `cooldownMs`.
    */
-  async recordAttempt(webhookId: string, ok: boolean, failuresToOpen: number, cooldownMs: number): Promise<{ opened: boolean }> {
+  async recordAttempt(webhookId: string, error: string | null, failuresToOpen: number, cooldownMs: number): Promise<{ opened: boolean }> {
+    const ok = error === null;
     if (ok) {
       await this.rows(sql`UPDATE webhooks SET consecutive_failures = 0, circuit_open_until = NULL WHERE id = ${webhookId} AND (consecutive_failures > 0 OR circuit_open_until IS NOT NULL)`);
       return { opened: false };
     }
     const row = await this.first<{ opened: boolean }>(
-      sql`UPDATE webhooks SET consecutive_failures = consecutive_failures + 1,
+      sql`UPDATE webhooks SET consecutive_failures = consecutive_failures + 1, last_failure = ${error?.slice(0, 500) ?? null},
                  circuit_open_until = CASE WHEN consecutive_failures + 1 >= ${failuresToOpen} THEN now() + ${cooldownMs} * interval '1 millisecond' ELSE circuit_open_until END
            WHERE id = ${webhookId}
           RETURNING consecutive_failures >= ${failuresToOpen} AS opened`,
