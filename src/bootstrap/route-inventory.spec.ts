@@ -116,7 +116,7 @@ describe('route inventory: every route is rate limited or explicitly exempt', ()
     const table = new Map<string, string>();
     for (const match of doc.matchAll(/^\| `([A-Z]+ \/[^`]*)` \| ([^|]+?) \|/gm)) table.set(match[1], match[2].trim());
     // PRINT_ROUTES=1 prints the rows for the table.
-    if (process.env.PRINT_ROUTES) console.log(routes.map((r) => `| \`${r.id}\` | ${decisionOf(r)} |`).join('\n'));
+    if (process.env.PRINT_ROUTES) process.stdout.write(`${routes.map((r) => `| \`${r.id}\` | ${decisionOf(r)} |`).join('\n')}\n`);
     const wrong = routes.filter((r) => table.get(r.id) !== decisionOf(r)).map((r) => `${r.id}: code says "${decisionOf(r)}", docs say "${table.get(r.id) ?? 'nothing'}"`);
     expect(wrong).toEqual([]);
   });

@@ -16,7 +16,7 @@ export class AdminAuditLogController {
   async list(@Query() query: AdminAuditQueryDto): Promise<AdminAuditPageDto> {
     const page = await this.log.page(query.limit ?? 50, query.cursor ?? null);
     return {
-      entries: page.entries.map((e) => ({ ...e, at: e.at.toISOString(), finishedAt: e.finishedAt?.toISOString() ?? null })),
+      entries: page.entries.map((e) => ({ ...e, summary: e.summary as Record<string, unknown> | null, at: e.at.toISOString(), finishedAt: e.finishedAt?.toISOString() ?? null })),
       nextCursor: page.nextCursor,
     };
   }

@@ -19,7 +19,14 @@ export class AdminAuditEntryDto {
   @ApiProperty({ enum: ['rest', 'cli'] }) source: 'rest' | 'cli';
   @ApiProperty({ description: 'Method and route for REST, the command for the CLI', example: 'PATCH /admin/accounts/:address/limits' }) action: string;
   @ApiProperty({ type: String, nullable: true, description: 'The address, key id or delivery id acted on' }) target: string | null;
-  @ApiProperty({ type: Object, nullable: true, description: 'The request body without its secrets (redacted, API keys by prefix, URLs without credentials or query)' }) summary: unknown;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'The request body (REST) or the options (CLI) without their secrets: secret fields "[redacted]", API keys by prefix, URLs without credentials or query',
+    example: { usd: 2.5 },
+  })
+  summary: Record<string, unknown> | null;
   @ApiProperty({ type: String, nullable: true, description: 'Client IP (null for the CLI)' }) ip: string | null;
   @ApiProperty({ type: Number, nullable: true, description: 'HTTP status of the outcome; null while running or when the process stopped midway' }) status: number | null;
   @ApiProperty({ type: String, nullable: true, description: 'Catalog code of a refused action' }) errorCode: string | null;
