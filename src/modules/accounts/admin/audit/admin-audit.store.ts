@@ -48,11 +48,12 @@ export class AdminAuditStore extends SqlStore {
 
   /** Newest first; `before` is the id of the last row of the previous page. */
   page(limit: number, before: string | null): Promise<AdminAuditRow[]> {
+    // Ordered by the table's bigint id, not the text `id` the SELECT names (ORDER BY would take that).
     return this.rows<AdminAuditRow>(
       sql`SELECT id::text AS id, at, actor, source, action, target, summary, ip, status, error_code AS "errorCode", finished_at AS "finishedAt"
             FROM admin_audit_log
            WHERE (${before}::bigint IS NULL OR id < ${before}::bigint)
-           ORDER BY id DESC LIMIT ${limit}`,
+           ORDER BY admin_audit_log.id DESC LIMIT ${limit}`,
     );
   }
 }

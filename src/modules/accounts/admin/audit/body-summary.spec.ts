@@ -34,4 +34,8 @@ describe('bodySummary', () => {
     expect(JSON.stringify(bodySummary(deep))).toContain('[nested]');
     expect(bodySummary(undefined)).toBeNull();
   });
+
+  it('keeps only what PostgreSQL jsonb can store: no NUL, no lone surrogate, in values and keys', () => {
+    expect(bodySummary({ a: 'x\u0000y', ['k\ud800']: '\udc00z', pair: '💥' })).toEqual({ a: 'x\ufffdy', ['k\ufffd']: '\ufffdz', pair: '💥' });
+  });
 });

@@ -22,7 +22,7 @@ function summarize(value: unknown, depth: number, field?: string): unknown {
   if (field !== undefined && SECRET_FIELD.test(field)) return '[redacted]';
   if (typeof value === 'string') {
     if (field !== undefined && API_KEY_FIELD.test(field)) return `${value.slice(0, API_KEY_PREFIX_LENGTH)}…`;
-    return cut(withoutCredentials(value));
+    return storable(cut(withoutCredentials(value)));
   }
   if (typeof value === 'number' || typeof value === 'boolean') return value;
   if (depth >= MAX_DEPTH) return '[nested]';
@@ -32,7 +32,7 @@ function summarize(value: unknown, depth: number, field?: string): unknown {
   }
   if (typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value as Record<string, unknown>).slice(0, MAX_ITEMS)) out[key] = summarize(item, depth + 1, key);
+    for (const [key, item] of Object.entries(value as Record<string, unknown>).slice(0, MAX_ITEMS)) out[storable(cut(key))] = summarize(item, depth + 1, key);
     return out;
   }
   return String(value);
@@ -55,4 +55,9 @@ function withoutCredentials(value: string): string {
 
 function cut(value: string): string {
   return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}…` : value;
+}
+
+/** PostgreSQL's jsonb takes neither NUL nor a lone UTF-16 surrogate: both become U+FFFD. */
+function storable(value: string): string {
+  return value.replace(/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 }
