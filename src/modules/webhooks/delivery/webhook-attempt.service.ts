@@ -38,6 +38,7 @@ export class WebhookAttemptService {
     const lease = this.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
     const circuit = await this.webhooks.circuitGate(deliveryId, lease);
     const delivery = await this.deliveries.claim(deliveryId, attemptsMade, lease);
+    if (circuit.trial && !delivery?.enabled) await this.webhooks.releaseTrial(deliveryId);
     // Already done, attempted by someone else, or waiting for an earlier status: nothing to do now.
     if (!delivery) return;
     if (!delivery.enabled) {

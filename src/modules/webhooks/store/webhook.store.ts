@@ -44,6 +44,14 @@ export class WebhookStore extends SqlStore {
     return row ?? { open: false, openUntil: null, trial: false, failures: 0, lastFailure: null };
   }
 
+  /** A trial that sent nothing (its delivery was not claimable): the next attempt may take it at once. */
+  async releaseTrial(deliveryId: string): Promise<void> {
+    await this.rows(
+      sql`UPDATE webhooks w SET circuit_open_until = now() FROM webhook_deliveries d
+           WHERE d.id = ${deliveryId} AND w.id = d.webhook_id AND w.circuit_open_until > now()`,
+    );
+  }
+
   /**
    * A real attempt's outcome: a success closes the circuit; a failure counts, and the
    * `failuresToOpen`-th in a row (or a failed trial) opens it for `cooldownMs`.
