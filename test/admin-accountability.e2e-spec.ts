@@ -61,6 +61,13 @@ describe('admin accountability', () => {
     for (const secret of [apiKey, 'whsec_', 'hunter2', 'token=abc']) expect(text).not.toContain(secret);
   });
 
+  it('records what no column could take (a NUL in the path) instead of failing the request', async () => {
+    const res = await t.http().post('/admin/accounts/a%00b/credit').set(adminAuth).send({ usd: 1 }).expect(400);
+    expect(res.body.error.code).toBe('USER_003');
+    const [entry] = (await auditLog({ limit: 1 })).entries;
+    expect(entry).toMatchObject({ action: 'POST /admin/accounts/:address/credit', target: 'a\ufffdb', status: 400, errorCode: 'USER_003' });
+  });
+
   it('pages newest first with the cursor', async () => {
     const { address } = await createAccount(t);
     for (const usd of [1, 2, 3]) await t.http().post(`/admin/accounts/${address}/credit`).set(adminAuth).send({ usd }).expect(200);

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { toAppError } from '../../../../common/errors/to-app-error';
 import { AdminActionStart, AdminAuditRow, AdminAuditStore } from './admin-audit.store';
-import { bodySummary } from './body-summary';
+import { bodySummary, storable } from './body-summary';
 
 /** Names the admin token without revealing it: enough to tell a rotated token's actions apart. */
 export function tokenFingerprint(token: string): string {
@@ -36,7 +36,9 @@ export class AdminAuditLog {
 
   start(entry: Omit<AdminActionStart, 'summary'> & { body?: unknown }): Promise<string> {
     const { body, ...rest } = entry;
-    return this.store.start({ ...rest, summary: body === undefined ? null : bodySummary(body) });
+    // The target comes from the path, which may hold what no column takes (a %00): recorded, not refused.
+    const target = rest.target === null ? null : storable(rest.target).slice(0, 200);
+    return this.store.start({ ...rest, action: storable(rest.action).slice(0, 200), target, summary: body === undefined ? null : bodySummary(body) });
   }
 
   finish(id: string, status: number, errorCode: string | null = null): Promise<void> {

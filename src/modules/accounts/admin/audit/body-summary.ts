@@ -57,7 +57,7 @@ function cut(value: string): string {
   return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}…` : value;
 }
 
-/** PostgreSQL's jsonb takes neither NUL nor a lone UTF-16 surrogate: both become U+FFFD. */
-function storable(value: string): string {
+/** PostgreSQL takes no NUL in text, and jsonb no lone UTF-16 surrogate either: both become U+FFFD. */
+export function storable(value: string): string {
   return value.replace(/\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 }
