@@ -82,6 +82,7 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: '/admin/accounts/{address}/keys', auth: 'admin', fields: [] },
   { method: 'POST', path: '/admin/keys/revoke', auth: 'admin', fields: ['key'] },
   { method: 'GET', path: '/admin/webhooks/dead-letters', auth: 'admin', fields: ['limit', 'cursor', 'userId'] },
+  { method: 'GET', path: '/admin/audit-log', auth: 'admin', fields: ['limit', 'cursor'] },
   { method: 'POST', path: '/admin/webhooks/dead-letters/{id}/replay', auth: 'admin', fields: [] },
   { method: 'GET', path: '/api/{unknown}', auth: 'none', fields: [] },
 ];

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
 
@@ -8,6 +9,12 @@ import type { OpenAPIObject } from '@nestjs/swagger';
  * still validated when the modules load, hence the placeholders (never used to connect).
  */
 export async function offlineOpenApiDocument(): Promise<OpenAPIObject> {
+  const { buildOpenApiDocument } = await import('../../src/bootstrap/openapi-document');
+  return withOfflineApp(buildOpenApiDocument);
+}
+
+/** `use` on the api role's application in preview mode: routes and metadata, no connections. */
+export async function withOfflineApp<T>(use: (app: INestApplication) => T | Promise<T>): Promise<T> {
   const placeholders: Record<string, string> = {
     NODE_ENV: 'test',
     APP_ROLE: 'all',
@@ -22,12 +29,13 @@ export async function offlineOpenApiDocument(): Promise<OpenAPIObject> {
   Object.assign(process.env, placeholders);
   try {
     const { AppModule } = await import('../../src/app.module');
-    const { buildOpenApiDocument } = await import('../../src/bootstrap/openapi-document');
     // The api role: every controller, and none of the worker modules (they serve nothing).
     const app = await NestFactory.create(AppModule.forRole('api'), { preview: true, logger: false, abortOnError: false });
-    const doc = buildOpenApiDocument(app);
-    await app.close();
-    return doc;
+    try {
+      return await use(app);
+    } finally {
+      await app.close();
+    }
   } finally {
     for (const key of Object.keys(placeholders)) {
       if (saved[key] === undefined) delete process.env[key];

@@ -3,6 +3,8 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { toAccountView } from '../modules/accounts/domain/account-view';
+import { cliActor, outcomeOf } from '../modules/accounts/admin/audit/admin-audit-log.service';
+import type { AdminAuditLog } from '../modules/accounts/admin/audit/admin-audit-log.service';
 import type { AccountsService } from '../modules/accounts/domain/accounts.service';
 import type { LedgerService } from '../modules/accounts/domain/ledger.service';
 import { AccountLimitsDto, CreateAccountDto, CreditDto, KeyRateLimitDto } from '../modules/accounts/dto/admin.dto';
@@ -16,6 +18,8 @@ export interface AdminServices {
   accounts: AccountsService;
   ledger: LedgerService;
   deadLetters: WebhookDeadLetters;
+  /** Every command that changes something is recorded here first (the same log as the REST API's). */
+  audit: AdminAuditLog;
   /** Loaded only by the audit commands (they open chain connections). */
   chainAudit: () => Promise<ChainAuditService>;
 }
@@ -86,6 +90,15 @@ export function buildAdminProgram(services: () => Promise<AdminServices>, print:
     <O>(fn: (s: AdminServices, options: O) => Promise<unknown>) =>
     async (options: O & { json?: boolean }): Promise<void> =>
       print(await fn(await services(), options), options.json === true);
+  // A changing command: in the audit log before it runs, with its outcome after (usage errors are 400s, as over REST).
+  const audited =
+    <O extends object>(name: string, target: (options: O) => string | null, fn: (s: AdminServices, options: O) => Promise<unknown>) =>
+    async (options: O & { json?: boolean }): Promise<void> => {
+      const s = await services();
+      const { json: asJson, ...body } = options;
+      const entry = { actor: cliActor(), source: 'cli' as const, action: name, target: target(options), body, ip: null };
+      print(await s.audit.record(entry, () => fn(s, options), cliOutcome), asJson === true);
+    };
   const group = (name: string, description: string) => program.command(name).description(description).exitOverride();
   const command = (parent: Command, name: string, description: string) =>
     parent.command(name).description(description).allowExcessArguments(false).allowUnknownOption(false).exitOverride().addOption(json);
@@ -94,14 +107,14 @@ export function buildAdminProgram(services: () => Promise<AdminServices>, print:
   command(accounts, 'create', 'create an account with its first API key (shown once)')
     .addOption(address)
     .option('--credit-usd <n>', 'initial credit in USD', number)
-    .action(action(async (s, o: { address: string; creditUsd?: number }) => {
+    .action(audited('accounts create', (o: { address: string }) => o.address, async (s, o: { address: string; creditUsd?: number }) => {
       const dto = await checked(CreateAccountDto, { address: o.address, creditUsd: o.creditUsd });
       return s.accounts.create(dto.address, dto.creditUsd ?? 0);
     }));
   command(accounts, 'credit', 'credit USD to an account')
     .addOption(address)
     .requiredOption('--usd <n>', 'USD to add', number)
-    .action(action(async (s, o: { address: string; usd: number }) => {
+    .action(audited('accounts credit', (o: { address: string }) => o.address, async (s, o: { address: string; usd: number }) => {
       const dto = await checked(CreditDto, { usd: o.usd });
       return toAccountView(await s.accounts.credit(o.address, dto.usd));
     }));
@@ -146,7 +159,7 @@ export function buildAdminProgram(services: () => Promise<AdminServices>, print:
     .option('--approval-secret <whsec>', 'its Standard Webhooks signing secret (whsec_...)')
     .option('--approval-enabled <bool>', 'switch the approval webhook on (true) or off (false)', boolean)
     .option('--remove-approval-webhook', 'remove the approval webhook')
-    .action(action(async (s, o: { address: string; perTx?: number; daily?: number; maxRetries?: number; breaker?: boolean; streakLimit?: number; disabledChains?: number[]; disabled?: boolean; resetStreak?: boolean; legacyDerivation?: boolean; ipWhitelist?: string[]; domainWhitelist?: string[]; allowedTargets?: unknown[]; lowBalanceUsd?: number | 'none'; approvalWebhook?: string; approvalSecret?: string; approvalEnabled?: boolean; removeApprovalWebhook?: boolean }) => {
+    .action(audited('accounts limits', (o: { address: string }) => o.address, async (s, o: { address: string; perTx?: number; daily?: number; maxRetries?: number; breaker?: boolean; streakLimit?: number; disabledChains?: number[]; disabled?: boolean; resetStreak?: boolean; legacyDerivation?: boolean; ipWhitelist?: string[]; domainWhitelist?: string[]; allowedTargets?: unknown[]; lowBalanceUsd?: number | 'none'; approvalWebhook?: string; approvalSecret?: string; approvalEnabled?: boolean; removeApprovalWebhook?: boolean }) => {
       if (o.removeApprovalWebhook && (o.approvalWebhook !== undefined || o.approvalSecret !== undefined || o.approvalEnabled !== undefined)) {
         throw new UsageError('--remove-approval-webhook cannot be combined with the other --approval-* flags');
       }
@@ -179,17 +192,17 @@ export function buildAdminProgram(services: () => Promise<AdminServices>, print:
   const keys = group('keys', 'API keys');
   command(keys, 'create', 'issue another API key for an account (shown once)')
     .addOption(address)
-    .action(action((s, o: { address: string }) => s.accounts.issueKey(o.address)));
+    .action(audited('keys create', (o: { address: string }) => o.address, (s, o: { address: string }) => s.accounts.issueKey(o.address)));
   command(keys, 'revoke', 'revoke an API key')
     .requiredOption('--key <key>', 'the plain API key')
-    .action(action(async (s, o: { key: string }) => {
+    .action(audited('keys revoke', (o: { key: string }) => `key ${o.key.slice(0, 10)}…`, async (s, o: { key: string }) => {
       await s.accounts.revokeKey(o.key);
       return { revoked: true };
     }));
   command(keys, 'rate-limit', "set a key's requests per minute on the submit and quote endpoints")
     .requiredOption('--key-id <id>', 'key id (from keys list)')
     .requiredOption('--per-minute <n|default>', 'requests per minute, or default for the deployment default', rateLimit)
-    .action(action(async (s, o: { keyId: string; perMinute: number | 'default' }) => {
+    .action(audited('keys rate-limit', (o: { keyId: string }) => o.keyId, async (s, o: { keyId: string; perMinute: number | 'default' }) => {
       const dto = await checked(KeyRateLimitDto, { rateLimitPerMinute: o.perMinute === 'default' ? null : o.perMinute });
       await s.accounts.setKeyRateLimit(o.keyId, dto.rateLimitPerMinute);
       return { keyId: o.keyId, rateLimitPerMinute: dto.rateLimitPerMinute };
@@ -205,9 +218,13 @@ export function buildAdminProgram(services: () => Promise<AdminServices>, print:
     .action(action(async (s, o: { address?: string; limit?: number }) => s.deadLetters.list(await checked(DeadLetterQueryDto, { address: o.address, limit: o.limit }))));
   command(webhooks, 'replay', 'deliver a dead letter again with a fresh retry schedule')
     .requiredOption('--id <id>', 'dead-letter (delivery) id')
-    .action(action(async (s, o: { id: string }) => s.deadLetters.replay((await checked(ReplayDeadLetterDto, { id: o.id })).id)));
+    .action(audited('webhooks replay', (o: { id: string }) => o.id, async (s, o: { id: string }) => s.deadLetters.replay((await checked(ReplayDeadLetterDto, { id: o.id })).id)));
 
   return program;
+}
+
+function cliOutcome(err: unknown): { status: number; errorCode: string } {
+  return err instanceof UsageError ? { status: 400, errorCode: 'VALIDATION_004' } : outcomeOf(err);
 }
 
 export { CommanderError };

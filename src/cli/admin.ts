@@ -15,12 +15,13 @@ async function main(argv: string[]): Promise<number> {
   const program = buildAdminProgram(
     async () => {
       // Loaded only when a command runs: help and usage errors answer at once and touch no database.
-      const [{ NestFactory }, { AdminCliModule, AdminAuditCliModule }, { AccountsService }, { LedgerService }, { WebhookDeadLetters }] = await Promise.all([
+      const [{ NestFactory }, { AdminCliModule, AdminAuditCliModule }, { AccountsService }, { LedgerService }, { WebhookDeadLetters }, { AdminAuditLog }] = await Promise.all([
         import('@nestjs/core'),
         import('./admin-cli.module'),
         import('../modules/accounts/domain/accounts.service'),
         import('../modules/accounts/domain/ledger.service'),
         import('../modules/webhooks/admin/dead-letters.service'),
+        import('../modules/accounts/admin/audit/admin-audit-log.service'),
       ]);
       // Only the audit commands connect to the chains (ChainsModule probes every chain at start).
       const audits = argv.includes('audit');
@@ -31,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
         const { ChainAuditService } = await import('../modules/relay/audit/chain-audit.service');
         return context.get(ChainAuditService);
       };
-      return { accounts: context.get(AccountsService), ledger: context.get(LedgerService), deadLetters: context.get(WebhookDeadLetters), chainAudit };
+      return { accounts: context.get(AccountsService), ledger: context.get(LedgerService), deadLetters: context.get(WebhookDeadLetters), audit: context.get(AdminAuditLog), chainAudit };
     },
     (result, json) => console.log(json ? JSON.stringify(result) : JSON.stringify(result, null, 2)),
   );

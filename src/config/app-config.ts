@@ -128,9 +128,17 @@ export class AppConfig {
   @IsInt() @Min(0) @Max(60_000)
   API_KEY_CACHE_MS: number = 5_000;
 
-  /** Submit and quote requests per API key per minute, for keys without their own limit. */
+  /** Requests per API key per minute on every authenticated route (one window per key), for keys without their own limit. */
   @IsInt() @Min(1)
   RATE_LIMIT_PER_MINUTE: number = 600;
+
+  /** Requests per client IP per minute on the public reads (GET /api/tx, /api/user, /api/supported-chains, the dashboard page). */
+  @IsInt() @Min(1)
+  PUBLIC_RATE_LIMIT_PER_MINUTE: number = 300;
+
+  /** Requests per client IP per minute on /admin/*, counted before the admin token is checked. */
+  @IsInt() @Min(1)
+  ADMIN_RATE_LIMIT_PER_MINUTE: number = 120;
 
   // --- client edge ---
   /**
@@ -306,6 +314,25 @@ export class AppConfig {
   /** Delivery attempts one worker runs at once. */
   @IsInt() @Min(1) @Max(500)
   WEBHOOK_CONCURRENCY: number = 20;
+
+  /** Delivery attempts of one account one worker runs at once, so a slow account cannot hold every slot. */
+  @IsInt() @Min(1) @Max(500)
+  WEBHOOK_MAX_CONCURRENT_PER_ACCOUNT: number = 4;
+
+  /** Failed attempts in a row (timeout, connection error, non-2xx) that open a webhook's circuit. */
+  @IsInt() @Min(1) @Max(1000)
+  WEBHOOK_CIRCUIT_FAILURES: number = 5;
+
+  /** How long an open circuit short-circuits a webhook's attempts before one trial attempt is let through. */
+  @IsInt() @Min(100) @Max(86_400_000)
+  WEBHOOK_CIRCUIT_COOLDOWN_MS: number = 60_000;
+
+  /**
+   * Lets an account's approval webhook be plain http outside NODE_ENV development/test (where it
+   * always may): a deployment whose approval endpoints sit on a private network it trusts.
+   */
+  @Transform(toBool) @IsBoolean()
+  APPROVAL_WEBHOOK_ALLOW_HTTP: boolean = false;
 
   // --- vault ---
   /** How long a vault quote can be submitted to POST /v1/deposits. */

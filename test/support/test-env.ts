@@ -36,7 +36,12 @@ export function testEnv(): Record<string, string> {
     WEBHOOK_RETRY_SCHEDULE_MS: '100,150,200,250,300,350',
     WEBHOOK_SWEEP_INTERVAL_MS: '500',
     WEBHOOK_TIMEOUT_MS: '2000',
+    // An open circuit waits a cool-down before its trial; the test schedule is in hundreds of ms.
+    WEBHOOK_CIRCUIT_COOLDOWN_MS: '300',
     // Every spec logs in from 127.0.0.1; the per-IP limit itself is tested with a low value.
     LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
+    // The same for the public reads (specs poll GET /api/tx) and the admin API (every spec creates accounts).
+    PUBLIC_RATE_LIMIT_PER_MINUTE: '100000',
+    ADMIN_RATE_LIMIT_PER_MINUTE: '100000',
   };
 }

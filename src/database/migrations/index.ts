@@ -13,6 +13,8 @@ import { RelayerTopUps1764630000000 } from './1764630000000-relayer-top-ups';
 import { SettledFinality1764700000000 } from './1764700000000-settled-finality';
 import { FeeRaiseReservations1795742304139 } from './1795742304139-fee-raise-reservations';
 import { DerivedSendersPerAccount1795742371560 } from './1795742371560-derived-senders-per-account';
+import { AdminAuditLog1795742554973 } from './1795742554973-admin-audit-log';
+import { WebhookCircuit1795742554974 } from './1795742554974-webhook-circuit';
 
 /** Every migration in order; listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -31,4 +33,6 @@ export const MIGRATIONS = [
   SettledFinality1764700000000,
   FeeRaiseReservations1795742304139,
   DerivedSendersPerAccount1795742371560,
+  AdminAuditLog1795742554973,
+  WebhookCircuit1795742554974,
 ];

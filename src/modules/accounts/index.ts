@@ -1,6 +1,9 @@
 /** What other modules may use of accounts: the module, its services, the entity's shape and the ledger's statement fragments. */
 export { AccountsModule } from './accounts.module';
 export { AdminGuard } from './admin/admin.guard';
+export { AdminApi } from './admin/admin-api.decorator';
+export { AdminAuditInterceptor } from './admin/audit/admin-audit.interceptor';
+export { AdminAuditLog, cliActor } from './admin/audit/admin-audit-log.service';
 export { AccountsService } from './domain/accounts.service';
 export { toAccountView } from './domain/account-view';
 export { ApiKeysService } from './domain/api-keys.service';

@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedRequest } from '../../common/http/authenticated-request';
 import { PublicIdentified } from '../../common/http/public.decorator';
 import { ApiContract } from '../../common/swagger/api-contract';
+import { RateLimitedPerIp } from '../rate-limit';
 import { AccountView, toAccountView, toPublicAccountView } from './domain/account-view';
 import { AccountsService } from './domain/accounts.service';
 import { AccountViewDto } from './dto/account-view.dto';
@@ -14,6 +15,7 @@ export class UserController {
   constructor(private readonly accounts: AccountsService) {}
 
   @PublicIdentified()
+  @RateLimitedPerIp('public')
   @Get()
   @ApiContract({
     summary: 'Account by wallet address',
@@ -22,6 +24,7 @@ export class UserController {
     auth: 'public',
     envelope: 'success',
     type: AccountViewDto,
+    rateLimited: true,
     errors: ['USER_001', 'USER_003'],
   })
   async get(@Query() query: UserQueryDto, @Req() req: AuthenticatedRequest): Promise<AccountView> {

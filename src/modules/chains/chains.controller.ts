@@ -2,6 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Public } from '../../common/http/public.decorator';
 import { ApiContract } from '../../common/swagger/api-contract';
+import { RateLimitedPerIp } from '../rate-limit';
 import { ChainDefinition } from './domain/chain-definition';
 import { ChainHealthService } from './domain/chain-health.service';
 import { ChainRegistry } from './domain/chain-registry.service';
@@ -16,12 +17,14 @@ export class ChainsController {
   ) {}
 
   @Public()
+  @RateLimitedPerIp('public')
   @Get()
   @ApiContract({
     summary: 'Enabled chains with their capabilities (chains whose RPC is down are left out)',
     auth: 'public',
     envelope: 'success',
     type: [ChainViewDto],
+    rateLimited: true,
     noInput: true,
   })
   list(): ChainViewDto[] {

@@ -56,7 +56,9 @@ export class GaslessController {
   }
 
   @Get('status')
-  @ApiContract({ summary: 'A gasless swap, following its relayed settlement', auth: 'api-key', envelope: 'code', type: GaslessSwapDto, errors: ['RESOURCE_001'] })
+  // Catches up with the relayed settlement (receipts over RPC).
+  @RateLimited()
+  @ApiContract({ summary: 'A gasless swap, following its relayed settlement', auth: 'api-key', envelope: 'code', type: GaslessSwapDto, rateLimited: true, errors: ['RESOURCE_001'] })
   status(@CurrentCaller() caller: Caller, @Query() query: GaslessStatusQueryDto): Promise<GaslessSwapView> {
     return this.statuses.status(caller, query.id);
   }

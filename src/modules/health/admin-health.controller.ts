@@ -1,15 +1,13 @@
-import { Controller, Get, UseGuards } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Public } from '../../common/http/public.decorator';
 import { ApiContract } from '../../common/swagger/api-contract';
-import { AdminGuard } from '../accounts';
+import { AdminApi } from '../accounts';
 import { HealthReport } from './health-report.service';
 import { HealthDetailDto } from './health.dto';
 
 /** The health detail operators need: what public /health leaves out. */
 @ApiTags('admin')
-@Public()
-@UseGuards(AdminGuard)
+@AdminApi()
 @Controller('admin/health')
 export class AdminHealthController {
   constructor(private readonly report: HealthReport) {}

@@ -6,6 +6,7 @@ import { Public } from '../../common/http/public.decorator';
 import { ApiContract } from '../../common/swagger/api-contract';
 import { HealthReport } from './health-report.service';
 import { HealthDto } from './health.dto';
+import { NotRateLimited } from '../rate-limit';
 
 /**
  * 200 when the database and Redis answer (status ok, or degraded); 503 when one does not.
@@ -18,6 +19,7 @@ export class HealthController {
   constructor(private readonly report: HealthReport) {}
 
   @Public()
+  @NotRateLimited('orchestrator and load-balancer probe: a ping of the database and Redis and cached chain state, nothing on RPC or DNS; a limit would fail the probe of every instance behind one address')
   @RawResponse()
   @Get()
   @ApiContract({

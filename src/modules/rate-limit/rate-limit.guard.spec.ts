@@ -23,7 +23,7 @@ function httpContext(caller?: Caller, ip = '203.0.113.7'): { context: ExecutionC
 }
 
 const account = { id: 'acc-1' } as AccountEntity;
-const config = { RATE_LIMIT_PER_MINUTE: 600, LOGIN_RATE_LIMIT_PER_MINUTE: 30 } as AppConfig;
+const config = { RATE_LIMIT_PER_MINUTE: 600, LOGIN_RATE_LIMIT_PER_MINUTE: 30, PUBLIC_RATE_LIMIT_PER_MINUTE: 300, ADMIN_RATE_LIMIT_PER_MINUTE: 120 } as AppConfig;
 let handler: () => void = () => undefined;
 
 function guardWith(consume: (keyId: string, limit: number) => Promise<RateLimitResult>) {
@@ -43,11 +43,22 @@ describe('RateLimitGuard', () => {
   it('limits public per-IP routes by client IP with the login limit', async () => {
     const { guard, limiter } = guardWith(async (_, limit) => ({ allowed: false, limit, remaining: 0, resetSeconds: 42, retryAfterSeconds: 42 }));
     handler = () => undefined;
-    Reflect.defineMetadata(PER_IP_LIMIT, true, handler);
+    Reflect.defineMetadata(PER_IP_LIMIT, 'login', handler);
     const { context, headers } = httpContext(undefined, '198.51.100.4');
     await expect(guard.canActivate(context)).rejects.toMatchObject({ code: 'RESOURCE_003', headers: { 'Retry-After': '42' } });
-    expect(limiter.consume).toHaveBeenCalledWith('ip:198.51.100.4', 30);
+    expect(limiter.consume).toHaveBeenCalledWith('ip:login:198.51.100.4', 30);
     expect(headers.get('RateLimit-Limit')).toBe('30');
+    handler = () => undefined;
+  });
+
+  it('keeps one window per IP scope, each with its own limit', async () => {
+    const { guard, limiter } = guardWith(async (_, limit) => ({ allowed: true, limit, remaining: limit - 1, resetSeconds: 60 }));
+    for (const [scope, limit] of [['public', 300], ['admin', 120]] as const) {
+      handler = () => undefined;
+      Reflect.defineMetadata(PER_IP_LIMIT, scope, handler);
+      await guard.canActivate(httpContext(undefined, '198.51.100.9').context);
+      expect(limiter.consume).toHaveBeenLastCalledWith(`ip:${scope}:198.51.100.9`, limit);
+    }
     handler = () => undefined;
   });
 

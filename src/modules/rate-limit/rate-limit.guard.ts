@@ -7,7 +7,7 @@ import { AppConfig } from '../../config/app-config';
 import { RateLimitResult, RateLimitService } from './rate-limit.service';
 import { ExhaustedBuckets } from './exhausted-buckets';
 import { setPendingDecision } from './pending-rate-limit';
-import { CHECK_ALONGSIDE, PER_IP_LIMIT } from './rate-limited.decorator';
+import { CHECK_ALONGSIDE, IpScope, PER_IP_LIMIT } from './rate-limited.decorator';
 
 /** A healthy Redis answers in about a millisecond; past this the request goes through unlimited. */
 const REDIS_TIMEOUT_MS = 500;
@@ -40,12 +40,13 @@ export class RateLimitGuard implements CanActivate {
     const req = http.getRequest<AuthenticatedRequest>();
     const caller = req.caller;
     const targets = [context.getHandler(), context.getClass()];
-    const perIp = this.reflector.getAllAndOverride<boolean>(PER_IP_LIMIT, targets) === true;
-    if (!caller && !perIp) return true;
+    const scope = this.reflector.getAllAndOverride<IpScope | undefined>(PER_IP_LIMIT, targets);
+    if (!caller && !scope) return true;
 
-    const limit = caller ? (caller.rateLimitPerMinute ?? this.config.RATE_LIMIT_PER_MINUTE) : this.config.LOGIN_RATE_LIMIT_PER_MINUTE;
-    // req.ip is the socket's address unless Express is told to trust a proxy.
-    const bucket = caller ? bucketOf(caller) : `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
+    // req.ip is the socket's address unless Express is told to trust a proxy (TRUST_PROXY).
+    const ip = req.ip ?? req.socket?.remoteAddress ?? 'unknown';
+    const limit = scope ? this.ipLimit(scope) : (caller!.rateLimitPerMinute ?? this.config.RATE_LIMIT_PER_MINUTE);
+    const bucket = scope ? `ip:${scope}:${ip}` : bucketOf(caller!);
     const decision = this.decide(bucket, limit, http.getResponse<Response>());
     if (this.reflector.getAllAndOverride<boolean>(CHECK_ALONGSIDE, targets) === true && !this.exhausted.has(bucket)) {
       setPendingDecision(req, decision);
@@ -53,6 +54,12 @@ export class RateLimitGuard implements CanActivate {
     }
     await decision;
     return true;
+  }
+
+  private ipLimit(scope: IpScope): number {
+    if (scope === 'admin') return this.config.ADMIN_RATE_LIMIT_PER_MINUTE;
+    if (scope === 'public') return this.config.PUBLIC_RATE_LIMIT_PER_MINUTE;
+    return this.config.LOGIN_RATE_LIMIT_PER_MINUTE;
   }
 
   /** Counts the request; resolves when it may pass (or the limiter failed open), rejects with the 429. */

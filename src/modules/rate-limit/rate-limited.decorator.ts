@@ -24,7 +24,20 @@ export const RateLimited = (options: RateLimitedOptions = {}): ClassDecorator & 
     : UseGuards(RateLimitGuard);
 
 /**
- * For public routes (no caller to count against): one window per client IP, shared by every
- * route carrying the decorator, of LOGIN_RATE_LIMIT_PER_MINUTE requests.
+ * Which per-IP window a route counts against: `login` (wallet login, LOGIN_RATE_LIMIT_PER_MINUTE),
+ * `public` (unauthenticated reads, PUBLIC_RATE_LIMIT_PER_MINUTE), `admin` (/admin/*, before the
+ * admin token is checked, ADMIN_RATE_LIMIT_PER_MINUTE).
  */
-export const RateLimitedPerIp = (): ClassDecorator & MethodDecorator => applyDecorators(SetMetadata(PER_IP_LIMIT, true), UseGuards(RateLimitGuard));
+export type IpScope = 'login' | 'public' | 'admin';
+
+/**
+ * For routes without a caller to count against: one window per client IP and scope, shared by
+ * every route of the scope. Applied before any guard listed after it, so an admin token or a
+ * login signature is only checked for requests within the limit.
+ */
+export const RateLimitedPerIp = (scope: IpScope = 'login'): ClassDecorator & MethodDecorator =>
+  applyDecorators(SetMetadata(PER_IP_LIMIT, scope), UseGuards(RateLimitGuard));
+
+/** Marks a route as deliberately not rate limited; the route inventory spec requires a reason. */
+export const RATE_LIMIT_EXEMPT = 'rate-limit:exempt';
+export const NotRateLimited = (reason: string): ClassDecorator & MethodDecorator => SetMetadata(RATE_LIMIT_EXEMPT, reason);

@@ -55,11 +55,13 @@ export class SwapController {
 
   @Post('build-path-by-id')
   @HttpCode(200)
+  @RateLimited()
   @ApiContract({
     summary: 'The executable transaction of a stored quote',
     auth: 'api-key',
     envelope: 'code',
     type: SwapTxDto,
+    rateLimited: true,
     errors: ['VALIDATION_001', 'VALIDATION_002', 'RESOURCE_001'],
   })
   async buildById(@CurrentCaller() caller: Caller, @Body() body: BuildByIdDto): Promise<TxView> {

@@ -70,7 +70,9 @@ export class VaultController {
   }
 
   @Get('orders/:id')
-  @ApiContract({ summary: 'An order; while relaying, the live relay status is consulted', auth: 'api-key', envelope: 'success', type: OrderDto, errors: ['RESOURCE_001'] })
+  // A relaying order is tracked on the spot: receipts and vault events over RPC.
+  @RateLimited()
+  @ApiContract({ summary: 'An order; while relaying, the live relay status is consulted', auth: 'api-key', envelope: 'success', type: OrderDto, rateLimited: true, errors: ['RESOURCE_001'] })
   order(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<OrderDto> {
     return this.orders.get(caller, id);
   }

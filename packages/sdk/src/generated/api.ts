@@ -161,6 +161,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Mutating admin actions (REST and CLI), newest first: who, what, from where, when, outcome */
+        get: operations["AdminAuditLogController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/supported-chains": {
         parameters: {
             query?: never;
@@ -1003,6 +1020,46 @@ export interface components {
         RevokeKeyDto: {
             /** @description The plain API key to revoke */
             key: string;
+        };
+        AdminAuditEntryDto: {
+            id: string;
+            /** @description When the action was asked for */
+            at: string;
+            /**
+             * @description `admin:<first 12 hex digits of the SHA-256 of the admin token>` for REST, `cli:<OS user>` for the CLI
+             * @example admin:3f9a0c1b2d4e
+             */
+            actor: string;
+            /** @enum {string} */
+            source: "rest" | "cli";
+            /**
+             * @description Method and route for REST, the command for the CLI
+             * @example PATCH /admin/accounts/:address/limits
+             */
+            action: string;
+            /** @description The address, key id or delivery id acted on */
+            target: string | null;
+            /**
+             * @description The request body (REST) or the options (CLI) without their secrets: secret fields "[redacted]", API keys by prefix, URLs without credentials or query
+             * @example {
+             *       "usd": 2.5
+             *     }
+             */
+            summary: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Client IP (null for the CLI) */
+            ip: string | null;
+            /** @description HTTP status of the outcome; null while running or when the process stopped midway */
+            status: number | null;
+            /** @description Catalog code of a refused action */
+            errorCode: string | null;
+            finishedAt: string | null;
+        };
+        AdminAuditPageDto: {
+            entries: components["schemas"]["AdminAuditEntryDto"][];
+            /** @description Pass as `cursor` for the next (older) page; null on the last page */
+            nextCursor: string | null;
         };
         NativeCurrencyDto: {
             name: string;
@@ -2182,6 +2239,31 @@ export interface operations {
                      *         "code": "USER_001",
                      *         "message": "no account for the address",
                      *         "category": "USER",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -3705,6 +3787,172 @@ export interface operations {
             };
         };
     };
+    AdminAuditLogController_list: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Default: 50.
+                 * @example 1
+                 */
+                limit?: number;
+                /**
+                 * @description `nextCursor` of the previous page
+                 * @example string
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "entries": [
+                     *           {
+                     *             "id": "string",
+                     *             "at": "string",
+                     *             "actor": "admin:3f9a0c1b2d4e",
+                     *             "source": "rest",
+                     *             "action": "PATCH /admin/accounts/:address/limits",
+                     *             "target": "string",
+                     *             "summary": {
+                     *               "usd": 2.5
+                     *             },
+                     *             "ip": "string",
+                     *             "status": 1,
+                     *             "errorCode": "string",
+                     *             "finishedAt": "string"
+                     *           }
+                     *         ],
+                     *         "nextCursor": "string"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AdminAuditPageDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_004",
+                     *         "message": "schema validation failed",
+                     *         "category": "VALIDATION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_001 (unauthorized access). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     ChainsController_list: {
         parameters: {
             query?: never;
@@ -3761,6 +4009,31 @@ export interface operations {
                          */
                         timestamp: string;
                     };
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
@@ -5302,6 +5575,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
             500: {
                 headers: {
@@ -5503,6 +5801,31 @@ export interface operations {
                      *         "code": "AUTH_003",
                      *         "message": "request origin (IP or Origin) not allowed for this account",
                      *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -6326,6 +6649,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
             500: {
                 headers: {
@@ -6486,6 +6834,31 @@ export interface operations {
                      *         "code": "AUTH_003",
                      *         "message": "request origin (IP or Origin) not allowed for this account",
                      *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -6655,6 +7028,31 @@ export interface operations {
                      *       "error": {
                      *         "code": "RESOURCE_001",
                      *         "message": "requested resource not found",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
                      *         "category": "RESOURCE",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
@@ -7855,6 +8253,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
             500: {
                 headers: {
@@ -8005,6 +8428,31 @@ export interface operations {
                      *         "code": "AUTH_003",
                      *         "message": "request origin (IP or Origin) not allowed for this account",
                      *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -8730,6 +9178,26 @@ export interface operations {
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_003 (resource limit exceeded). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "data": null,
+                     *       "message": "resource limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CodeErrorEnvelope"];
+                };
+            };
             /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
             500: {
                 headers: {
@@ -8850,6 +9318,26 @@ export interface operations {
                      *       "code": 403,
                      *       "data": null,
                      *       "message": "request origin (IP or Origin) not allowed for this account"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CodeErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "data": null,
+                     *       "message": "resource limit exceeded"
                      *     }
                      */
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
@@ -8980,6 +9468,26 @@ export interface operations {
                      *       "code": 403,
                      *       "data": null,
                      *       "message": "request origin (IP or Origin) not allowed for this account"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CodeErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "data": null,
+                     *       "message": "resource limit exceeded"
                      *     }
                      */
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
@@ -9125,6 +9633,26 @@ export interface operations {
                      *       "code": 403,
                      *       "data": null,
                      *       "message": "request origin (IP or Origin) not allowed for this account"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CodeErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "data": null,
+                     *       "message": "resource limit exceeded"
                      *     }
                      */
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
@@ -9801,6 +10329,26 @@ export interface operations {
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_003 (resource limit exceeded). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 429,
+                     *       "data": null,
+                     *       "message": "resource limit exceeded"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CodeErrorEnvelope"];
+                };
+            };
             /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
             500: {
                 headers: {
@@ -9939,6 +10487,31 @@ export interface operations {
                      *         "code": "AUTH_003",
                      *         "message": "request origin (IP or Origin) not allowed for this account",
                      *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -10099,6 +10672,31 @@ export interface operations {
                      *         "code": "AUTH_003",
                      *         "message": "request origin (IP or Origin) not allowed for this account",
                      *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"

@@ -1,17 +1,15 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Public } from '../../../common/http/public.decorator';
 import { ApiContract } from '../../../common/swagger/api-contract';
 import { AccountView, toAccountView } from '../domain/account-view';
 import { AccountsService } from '../domain/accounts.service';
 import { LedgerService } from '../domain/ledger.service';
 import { AccountViewDto } from '../dto/account-view.dto';
 import { AccountAuditDto, AccountLimitsDto, AccountListQueryDto, CreateAccountDto, CreatedAccountDto, CreatedKeyDto, CreditDto, KeyRateLimitDto, RevokedKeyDto, RevokeKeyDto } from '../dto/admin.dto';
-import { AdminGuard } from './admin.guard';
+import { AdminApi } from './admin-api.decorator';
 
 @ApiTags('admin')
-@Public()
-@UseGuards(AdminGuard)
+@AdminApi()
 @Controller('admin')
 export class AdminController {
   constructor(

@@ -3,6 +3,7 @@ import { AppError } from '../../../common/errors/app-error';
 import { normalizeAddress } from '../../../common/evm/address';
 import { usdToMicro } from '../../../common/money/usd';
 import { SecretBox } from '../../../common/crypto/secret-box';
+import { AppConfig } from '../../../config/app-config';
 import { AccountLimitsDto } from '../dto/admin.dto';
 import { ApprovalWebhookInputDto } from '../dto/policy.dto';
 import type { AllowedTarget } from '../policy/allowed-target';
@@ -29,6 +30,7 @@ export class AccountsService {
     private readonly keyStore: ApiKeyStore,
     private readonly box: SecretBox,
     private readonly lowBalance: LowBalanceMonitor,
+    private readonly config: AppConfig,
   ) {}
 
   async getByAddress(address: string): Promise<AccountEntity> {
@@ -140,6 +142,7 @@ export class AccountsService {
   private approvalPatch(account: AccountEntity, input: ApprovalWebhookInputDto | null): Partial<AccountEntity> {
     if (input === null) return { approvalWebhookUrl: null, approvalWebhookSecretSealed: null, approvalWebhookEnabled: false };
     if (input.url !== undefined && input.secret !== undefined) {
+      this.checkApprovalScheme(input.url);
       return {
         approvalWebhookUrl: input.url,
         approvalWebhookSecretSealed: this.box.seal(input.secret, approvalSecretContext(account.id)),
@@ -150,6 +153,17 @@ export class AccountsService {
     if (input.enabled === undefined) throw new AppError('VALIDATION_001', 'approvalWebhook needs url and secret, or enabled alone to switch the configured one');
     if (account.approvalWebhookUrl === null) throw new AppError('VALIDATION_001', 'the account has no approval webhook to switch; give url and secret');
     return { approvalWebhookEnabled: input.enabled };
+  }
+
+  /**
+   * The approval webhook decides what the relay pays for and carries the account's signed
+   * transaction details: outside the local stack it must be https, so nobody on the path can
+   * read or forge the answer (docs/security.md).
+   */
+  private checkApprovalScheme(url: string): void {
+    if (/^https:\/\//i.test(url)) return;
+    if (this.config.NODE_ENV !== 'production' || this.config.APPROVAL_WEBHOOK_ALLOW_HTTP) return;
+    throw new AppError('VALIDATION_001', 'approvalWebhook.url must be https:// (plain http only in development and test, or with APPROVAL_WEBHOOK_ALLOW_HTTP=true)');
   }
 }
 

@@ -1,14 +1,12 @@
-import { Controller, Get, UseGuards } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Public } from '../../../common/http/public.decorator';
 import { ApiContract } from '../../../common/swagger/api-contract';
-import { AdminGuard } from '../../accounts';
+import { AdminApi } from '../../accounts';
 import { RelayerWalletDto } from './relayer-wallets.dto';
 import { RelayerWallets } from './relayer-wallets.service';
 
 @ApiTags('admin')
-@Public()
-@UseGuards(AdminGuard)
+@AdminApi()
 @Controller('admin/relayers')
 export class RelayersController {
   constructor(private readonly wallets: RelayerWallets) {}

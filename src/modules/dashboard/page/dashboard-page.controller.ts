@@ -3,12 +3,14 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AppError } from '../../../common/errors/app-error';
 import { Public } from '../../../common/http/public.decorator';
+import { RateLimitedPerIp } from '../../rate-limit';
 import { DashboardAssets, DashboardFile } from './dashboard-assets';
 import { setDashboardHeaders } from './dashboard-headers';
 
 /** The dashboard page and its bundle; the data comes from the API with the viewer's own credentials. */
 @ApiExcludeController()
 @Public()
+@RateLimitedPerIp('public')
 @Controller('dashboard')
 export class DashboardPageController {
   constructor(private readonly assets: DashboardAssets) {}

@@ -4,6 +4,7 @@ import { Caller, CurrentCaller } from '../../../common/http/authenticated-reques
 import { ApiContract } from '../../../common/swagger/api-contract';
 import { AccountsService, AccountViewDto, toAccountView } from '../../accounts';
 import { ApiKeyOrJwt } from '../../auth';
+import { RateLimited } from '../../rate-limit';
 import { SpendDto, SpendQueryDto } from './spend.dto';
 import { SpendService } from './spend.service';
 
@@ -17,14 +18,16 @@ export class TeamController {
   ) {}
 
   @Get('account')
+  @RateLimited()
   @ApiKeyOrJwt()
-  @ApiContract({ summary: "The caller's account: balances, limits and today's spend", auth: 'api-key-or-jwt', envelope: 'success', type: AccountViewDto, noInput: true })
+  @ApiContract({ summary: "The caller's account: balances, limits and today's spend", auth: 'api-key-or-jwt', envelope: 'success', type: AccountViewDto, rateLimited: true, noInput: true })
   async account(@CurrentCaller() caller: Caller): Promise<AccountViewDto> {
     // Read afresh: the authenticated account may come from the key cache, with older balances.
     return toAccountView(await this.accounts.getById(caller.account.id));
   }
 
   @Get('spend')
+  @RateLimited()
   @ApiKeyOrJwt()
   @ApiContract({
     summary: 'USD charged per UTC hour or day and chain, from the ledger',
@@ -32,6 +35,7 @@ export class TeamController {
     auth: 'api-key-or-jwt',
     envelope: 'success',
     type: SpendDto,
+    rateLimited: true,
   })
   spend(@CurrentCaller() caller: Caller, @Query() query: SpendQueryDto): Promise<SpendDto> {
     return this.spendService.spend(caller.account.id, query.bucket, query.count);

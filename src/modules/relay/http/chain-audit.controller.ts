@@ -1,14 +1,12 @@
-import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Public } from '../../../common/http/public.decorator';
 import { ApiContract } from '../../../common/swagger/api-contract';
-import { AdminGuard } from '../../accounts';
+import { AdminApi } from '../../accounts';
 import { ChainAuditService } from '../audit/chain-audit.service';
 import { ChainAuditDto, ChainAuditQueryDto } from './dto/chain-audit.dto';
 
 @ApiTags('admin')
-@Public()
-@UseGuards(AdminGuard)
+@AdminApi()
 @Controller('admin')
 export class ChainAuditController {
   constructor(private readonly audit: ChainAuditService) {}

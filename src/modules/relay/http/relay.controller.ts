@@ -5,7 +5,7 @@ import { Caller, CurrentCaller } from '../../../common/http/authenticated-reques
 import { Public } from '../../../common/http/public.decorator';
 import { ApiContract } from '../../../common/swagger/api-contract';
 import { Idempotent } from '../../idempotency';
-import { RateLimited } from '../../rate-limit';
+import { RateLimited, RateLimitedPerIp } from '../../rate-limit';
 import { SyncReplay } from './sync-replay';
 import { SubmissionService, Submitted } from '../intake/submission.service';
 import { SyncWaitService } from '../intake/sync-wait.service';
@@ -113,8 +113,9 @@ export class RelayController {
   }
 
   @Public()
+  @RateLimitedPerIp('public')
   @Get('tx')
-  @ApiContract({ summary: 'A relayed transaction by id', auth: 'public', envelope: 'success', type: TxRecordDto, errors: ['TRANSACTION_003'] })
+  @ApiContract({ summary: 'A relayed transaction by id', auth: 'public', envelope: 'success', type: TxRecordDto, rateLimited: true, errors: ['TRANSACTION_003'] })
   async get(@Query() query: TxQueryDto): Promise<TxRecord> {
     const tx = await this.txs.get(query.id);
     return toTxRecord(tx, { includeReceipt: flag(query.includeReceipt), includeRevertInfo: flag(query.includeRevertInfo) });

@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { Caller, CurrentCaller } from '../../../common/http/authenticated-request';
 import { ApiContract } from '../../../common/swagger/api-contract';
 import { ApiKeyOrJwt } from '../../auth';
+import { RateLimited } from '../../rate-limit';
 import { TxListDto, TxListQueryDto } from './dto/tx-list.dto';
 import { TxListService } from './tx-list.service';
 
@@ -12,6 +13,7 @@ export class TxListController {
   constructor(private readonly txs: TxListService) {}
 
   @Get()
+  @RateLimited()
   @ApiKeyOrJwt()
   @ApiContract({
     summary: "The account's transactions, newest first, filtered by status, chain and label",
@@ -19,6 +21,7 @@ export class TxListController {
     auth: 'api-key-or-jwt',
     envelope: 'success',
     type: TxListDto,
+    rateLimited: true,
     errors: ['VALIDATION_001', 'VALIDATION_003'],
   })
   list(@CurrentCaller() caller: Caller, @Query() query: TxListQueryDto): Promise<TxListDto> {

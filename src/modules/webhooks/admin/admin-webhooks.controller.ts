@@ -1,14 +1,12 @@
-import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Public } from '../../../common/http/public.decorator';
 import { ApiContract } from '../../../common/swagger/api-contract';
-import { AdminGuard } from '../../accounts';
+import { AdminApi } from '../../accounts';
 import { DeadLetterDto, DeadLetterQueryDto, ReplayDeadLetterDto, ReplayedDto } from '../dto/dead-letter.dto';
 import { WebhookDeadLetters } from './dead-letters.service';
 
 @ApiTags('admin')
-@Public()
-@UseGuards(AdminGuard)
+@AdminApi()
 @Controller('admin/webhooks')
 export class AdminWebhooksController {
   constructor(private readonly deadLetters: WebhookDeadLetters) {}

@@ -94,7 +94,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private async dispatchAll(): Promise<void> {
     for (;;) {
       const { events, deliveries } = await this.dispatchBatch(BATCH);
-      for (const d of deliveries) await this.queue.enqueue(d.id, 0);
+      for (const d of deliveries) await this.queue.enqueue(d.id, 0, d.userId);
       if (events < BATCH || this.stopped) return;
     }
   }
@@ -104,7 +104,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
    * delivery per enabled webhook of the event's account, and moves the cursor, in one
    * transaction. Returns the new deliveries and how many events were taken.
    */
-  private dispatchBatch(limit: number): Promise<{ events: number; deliveries: Array<{ id: string }> }> {
+  private dispatchBatch(limit: number): Promise<{ events: number; deliveries: Array<{ id: string; userId: string }> }> {
     return this.deliveries.transaction(async (em) => {
       const eventIds = await this.outbox.takeUndispatched(limit, em);
       if (eventIds.length === 0) return { events: 0, deliveries: [] };
@@ -116,6 +116,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   /** Due deliveries whose job is gone (Redis lost, worker died mid-attempt, replayed by an operator). */
   private async requeueDue(): Promise<void> {
-    for (const d of await this.deliveries.dueHeads(500)) await this.queue.enqueue(d.id, d.attempts);
+    for (const d of await this.deliveries.dueHeads(500)) await this.queue.enqueue(d.id, d.attempts, d.userId);
   }
 }

@@ -7,6 +7,8 @@ export interface DeliveryJob {
   deliveryId: string;
   /** Attempts already made; the job makes the next one only if the row still says so. */
   attemptsMade: number;
+  /** The delivery's account, for its share of the worker's slots (absent on jobs queued before it was added). */
+  userId?: string;
 }
 
 /**
@@ -20,9 +22,9 @@ export class WebhookQueue {
 
   constructor(@InjectQueue(QUEUES.webhooks) private readonly queue: Queue<DeliveryJob>) {}
 
-  async enqueue(deliveryId: string, attemptsMade: number, delayMs = 0): Promise<void> {
+  async enqueue(deliveryId: string, attemptsMade: number, userId: string, delayMs = 0): Promise<void> {
     try {
-      await this.queue.add('deliver', { deliveryId, attemptsMade }, { jobId: `d${deliveryId}-a${attemptsMade}`, delay: Math.max(0, delayMs), removeOnComplete: true, removeOnFail: true });
+      await this.queue.add('deliver', { deliveryId, attemptsMade, userId }, { jobId: `d${deliveryId}-a${attemptsMade}`, delay: Math.max(0, delayMs), removeOnComplete: true, removeOnFail: true });
     } catch (err) {
       this.logger.warn(`could not enqueue delivery ${deliveryId}, the sweep will: ${(err as Error).message}`);
     }

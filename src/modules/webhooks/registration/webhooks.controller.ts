@@ -4,6 +4,7 @@ import { RawResponse } from '../../../common/envelope/envelope-kind';
 import { Caller, CurrentCaller } from '../../../common/http/authenticated-request';
 import { ApiContract } from '../../../common/swagger/api-contract';
 import { ApiKeyOrJwt } from '../../auth';
+import { RateLimited } from '../../rate-limit';
 import { RegisteredWebhooksDto, RegisterWebhookDto, RegisterWebhooksQueryDto } from '../dto/register-webhook.dto';
 import { RegisterWebhooksPipe } from './register-webhooks.pipe';
 import { WebhookRegistry } from './webhook-registry.service';
@@ -15,6 +16,8 @@ export class WebhooksController {
 
   @Post('register-webhooks')
   @HttpCode(200)
+  // Resolves every URL's host (SSRF check); after the auth guard, which sets the caller it counts.
+  @RateLimited()
   @ApiKeyOrJwt()
   @RawResponse()
   @ApiContract({
@@ -22,6 +25,7 @@ export class WebhooksController {
     auth: 'api-key-or-jwt',
     envelope: 'bare',
     type: RegisteredWebhooksDto,
+    rateLimited: true,
     errors: ['VALIDATION_001', 'AUTH_007'],
     description:
       'Top-level JSON array (at most 20). Secrets are never returned. The response carries signingSecret (Standard Webhooks, whsec_...) only when this call issued it: the first registration, or with ?rotateSigningSecret=true. ' +

@@ -31,6 +31,10 @@ export interface DueDelivery {
   delayMs: number;
 }
 
+export interface DueHead extends DueDelivery {
+  userId: string;
+}
+
 export interface DeadLetterRow {
   id: string;
   userId: string;
@@ -78,15 +82,15 @@ export class WebhookDeliveryStore extends SqlStore {
   }
 
   /** A pending delivery per enabled webhook of each event's account (events from tx_status_events). */
-  createForEvents(eventIds: string[], em: EntityManager): Promise<Array<{ id: string }>> {
-    return this.rows<{ id: string }>(
+  createForEvents(eventIds: string[], em: EntityManager): Promise<Array<{ id: string; userId: string }>> {
+    return this.rows<{ id: string; userId: string }>(
       sql`INSERT INTO webhook_deliveries (webhook_id, event_id, tx_id, user_id, status, next_attempt_at)
           SELECT w.id, e.id, e.tx_id, e.user_id, 'pending', now()
             FROM tx_status_events e JOIN webhooks w ON w.user_id = e.user_id AND w.enabled
            WHERE e.id = ANY(${eventIds}::bigint[])
            ORDER BY e.id, w.position
           ON CONFLICT (webhook_id, event_id) DO NOTHING
-          RETURNING id::text AS id`,
+          RETURNING id::text AS id, user_id AS "userId"`,
       em,
     );
   }
@@ -155,9 +159,9 @@ export class WebhookDeliveryStore extends SqlStore {
   }
 
   /** Pending deliveries that are due and first in line: the sweep's safety net for lost jobs. */
-  dueHeads(limit: number): Promise<DueDelivery[]> {
-    return this.rows<DueDelivery>(
-      sql`SELECT d.id::text AS id, d.attempts, 0 AS "delayMs" FROM webhook_deliveries d
+  dueHeads(limit: number): Promise<DueHead[]> {
+    return this.rows<DueHead>(
+      sql`SELECT d.id::text AS id, d.attempts, 0 AS "delayMs", d.user_id AS "userId" FROM webhook_deliveries d
            WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND NOT ${BLOCKED}
            ORDER BY d.next_attempt_at LIMIT ${limit}`,
     );
