@@ -3,6 +3,7 @@ import { ANVIL_TEST_ACCOUNTS, DEPLOYER_ADDRESS, DEPLOYER_PRIVATE_KEY } from './a
 import type { ArtifactSet, ContractArtifact } from './compile';
 import { type NpmArtifacts, pairInitCodeHash } from './npm-artifacts';
 import { deployGaslessSettler } from './deploy-gasless';
+import { deployMarketData } from './deploy-market';
 import { deployV3, planV3Pools } from './deploy-v3';
 import { type Permit2Placement, deployPermit2 } from './permit2';
 import { DEPLOYER_ETH, DEX_CONTRACT_KEYS, type DexId, MINTABLE_TOKENS, POOLS, SECONDS_PER_YEAR, TEST_ACCOUNT_GRANTS, VAULT_VENUES, WETH_TOKEN, poolKey, vaultKey } from './plan';
@@ -139,6 +140,9 @@ export async function deployFresh(
 
   // 9. The gasless settler: the Permit2 spender of gasless quotes, swapping through the executor.
   await deployGaslessSettler(sender, artifacts, contracts);
+
+  // 10. Market data: the native USD feed (Chainlink's MockV3Aggregator) and Uniswap's TickLens.
+  await deployMarketData(sender, artifacts, npm, contracts);
 
   await sender.confirmAll();
   const chain: DevnetChain = { chainId: target.chainId, name: target.name, rpcUrl: target.rpcUrl, contracts, tokens };

@@ -1,6 +1,7 @@
 import { createHash } from 'crypto';
 import { JsonRpcProvider, parseEther } from 'ethers';
-import { ANVIL_TEST_ACCOUNTS, DEPLOYER_ADDRESS } from './accounts';
+import { ANVIL_TEST_ACCOUNTS, DEPLOYER_ADDRESS, DEPLOYER_PRIVATE_KEY } from './accounts';
+import { refreshNativeUsdFeed } from './deploy-market';
 import { type ArtifactSet, type ContractArtifact, loadArtifacts } from './compile';
 import { deployFresh } from './deploy-fresh';
 import { withAutomine } from './mining';
@@ -8,7 +9,7 @@ import { markerMatchesChain, readMarker, writeMarker } from './marker';
 import { type NpmArtifacts, loadNpmArtifacts, routerMatchesPairInitCode } from './npm-artifacts';
 import { DEFAULT_STATE_DIR } from './paths';
 import { FUND_ETH, MINTABLE_TOKENS, POOLS, TEST_ACCOUNT_GRANTS, V3_POOLS, VAULT_VENUES } from './plan';
-import { hexQuantity } from './tx-sender';
+import { TxSender, hexQuantity } from './tx-sender';
 import type { DevnetChain } from './types';
 
 export type { DevnetChain, DevnetToken } from './types';
@@ -49,7 +50,8 @@ export async function deployChain(opts: DeployChainOptions): Promise<DevnetChain
     const marker = readMarker(stateDir, opts.chainId);
     if (marker && (await markerMatchesChain(provider, marker, opts.chainId, planHash))) {
       await topUpFunding(provider, opts.fund ?? [], true);
-      log(`chain ${opts.chainId}: deployment already present, nothing sent`);
+      await withAutomine(provider, opts.blockTimeSec, async () => refreshNativeUsdFeed(await TxSender.create(provider, DEPLOYER_PRIVATE_KEY, opts.chainId), marker.chain.contracts.nativeUsdFeed));
+      log(`chain ${opts.chainId}: deployment already present, feed refreshed`);
       return { ...marker.chain, name: opts.name, rpcUrl: opts.rpcUrl };
     }
 

@@ -3,13 +3,15 @@ export interface DevnetToken {
   name: string;
   address: string;
   decimals: number;
+  /** True for the USD stablecoins (USDC, DAI). */
+  usdStable?: boolean;
 }
 
 export interface DevnetChain {
   chainId: number;
   name: string;
   rpcUrl: string;
-  /** weth, permit2, uniswapV2Factory/Router, sushiswapV2Factory/Router, `pool:<dex>:<A>/<B>` per V2 pool, uniswapV3Factory, uniswapV3LiquidityHelper, `v3pool:<A>/<B>:<fee>` per V3 pool, settlementDelegate, `vault:<venueId>` per venue, swapExecutor, gaslessSettler. */
+  /** weth, permit2, uniswapV2Factory/Router, sushiswapV2Factory/Router, `pool:<dex>:<A>/<B>` per V2 pool, uniswapV3Factory, uniswapV3LiquidityHelper, `v3pool:<A>/<B>:<fee>` per V3 pool, settlementDelegate, `vault:<venueId>` per venue, swapExecutor, gaslessSettler, nativeUsdFeed, tickLens. */
   contracts: Record<string, string>;
   /** WETH first, then the mintable test tokens. */
   tokens: DevnetToken[];

@@ -17,6 +17,7 @@ import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC, DEV_TREASURY_PATH, devRelayerA
 import { seedDemoAccount } from './demo-account';
 import { progress } from './progress';
 import { buildDashboard } from '../dashboard/build';
+import { startFeedKeeper } from './feed-keeper';
 import { startHeartbeat } from './heartbeat';
 
 /** Seconds between the heartbeat's empty blocks (LOCAL_BLOCK_HEARTBEAT_SEC, 0 = off). */
@@ -149,8 +150,10 @@ async function main(): Promise<void> {
   console.log(`starting the API: node dist/main.js (its log follows)`);
   const app = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'inherit' });
   const heartbeat = startHeartbeat(devnet.chains.map((c) => c.rpcUrl), HEARTBEAT_SEC);
+  const feedKeeper = startFeedKeeper(devnet.chains);
   const shutdown = async (code: number) => {
     clearInterval(heartbeat);
+    clearInterval(feedKeeper);
     app.kill('SIGTERM');
     await Promise.all([devnet.stop(), exchange.stop()]);
     process.exit(code);
@@ -164,7 +167,7 @@ async function main(): Promise<void> {
   try {
     await steps.step(`API on ${apiUrl} (migrations run on its start)`, () => waitForHealth(apiUrl, app));
     const demo = await steps.step('demo account', () => seedDemoAccount(apiUrl, adminToken, join(STATE, 'demo.json')));
-    const manifest = { apiUrl, adminToken, chains: devnet.chains, demo };
+    const manifest = { apiUrl, adminToken, chains: devnet.chains, demo, treasury: devTreasuryAddress() };
     writeFileSync(join(STATE, 'devnet.json'), JSON.stringify(manifest, null, 2));
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(

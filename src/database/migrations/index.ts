@@ -11,6 +11,7 @@ import { IdempotencyKeys1764610000000 } from './1764610000000-idempotency-keys';
 import { TxLifecycle1764610100000 } from './1764610100000-tx-lifecycle';
 import { RelayerTopUps1764630000000 } from './1764630000000-relayer-top-ups';
 import { SettledFinality1764700000000 } from './1764700000000-settled-finality';
+import { NativePriceUsd1795742347423 } from './1795742347423-native-price-usd';
 
 /** Every migration in order; listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   TxLifecycle1764610100000,
   RelayerTopUps1764630000000,
   SettledFinality1764700000000,
+  NativePriceUsd1795742347423,
 ];

@@ -43,6 +43,8 @@ export class TokenDef {
   @IsString() @MinLength(1) name: string;
   @IsInt() @Min(0) @Max(36) decimals: number;
   @IsOptional() @IsString() logoUrl?: string;
+  /** A USD stablecoin of the chain (USDC, DAI): counted 1:1 in USD where the service takes deposits. */
+  @IsOptional() @IsBoolean() usdStable?: boolean;
 }
 
 /** Native price from a Uniswap-V2-style pool of the wrapped native token against a USD stablecoin. */
@@ -65,7 +67,16 @@ export class DexDef {
   @IsInt() @Min(0) @Max(1000) feeBps: number;
 }
 
+/** A Chainlink AggregatorV3Interface feed of the native currency in USD. */
+export class ChainlinkDef {
+  @Matches(ADDRESS) nativeUsd: string;
+  /** A round updated longer ago than this is stale: the next source answers. */
+  @IsInt() @Min(1) @Max(30 * 86_400) maxAgeSeconds: number;
+}
+
 export class PricingDef {
+  /** The primary source; the pool and the static price are fallbacks (docs/decisions.md, "Market data"). */
+  @IsOptional() @ValidateNested() @Type(() => ChainlinkDef) chainlink?: ChainlinkDef;
   @IsOptional() @ValidateNested() @Type(() => NativeUsdPoolDef) nativeUsdPool?: NativeUsdPoolDef;
   /** Used when no live source answers; omit to have no fallback. */
   @IsOptional() @IsNumber() @IsPositive() staticNativeUsd?: number;
@@ -98,6 +109,8 @@ export class ChainDefinition {
   @ValidateNested() @Type(() => CapabilitiesDef) capabilities: CapabilitiesDef;
   @IsOptional() @IsObject() contracts?: Record<string, string>;
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => TokenDef) tokens?: TokenDef[];
+  /** A token list (Uniswap token-lists schema) by path or https:// URL; its tokens of this chain join `tokens` at startup. */
+  @IsOptional() @IsString() @Matches(/^(https:\/\/.+|[^:]+)$/, { message: 'tokenList must be a file path or an https:// URL' }) tokenList?: string;
   @IsOptional() @ValidateNested() @Type(() => PricingDef) pricing?: PricingDef;
   @IsOptional() @IsArray() @ArrayUnique((v: VenueDef) => v.venueId) @ValidateNested({ each: true }) @Type(() => VenueDef) venues?: VenueDef[];
   /** Relayer key balance floor on this chain (wei, integer string); overrides RELAYER_MIN_BALANCE_WEI. */
