@@ -12,6 +12,7 @@ import { TxLifecycle1764610100000 } from './1764610100000-tx-lifecycle';
 import { RelayerTopUps1764630000000 } from './1764630000000-relayer-top-ups';
 import { SettledFinality1764700000000 } from './1764700000000-settled-finality';
 import { NativePriceUsd1795742347423 } from './1795742347423-native-price-usd';
+import { SwapDiscovery1795744363415 } from './1795744363415-swap-discovery';
 
 /** Every migration in order; listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   RelayerTopUps1764630000000,
   SettledFinality1764700000000,
   NativePriceUsd1795742347423,
+  SwapDiscovery1795744363415,
 ];

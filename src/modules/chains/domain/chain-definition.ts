@@ -65,6 +65,11 @@ export class DexDef {
   @Matches(ADDRESS) factory: string;
   /** LP fee in basis points (30 for Uniswap V2); V3 pools carry their own fee tier, so 0 there. */
   @IsInt() @Min(0) @Max(1000) feeBps: number;
+  /**
+   * Discover this DEX's pools from its factory's creation events (PairCreated, PoolCreated) from
+   * this block on, kept in PostgreSQL; without it, pools are looked up for the catalog's token pairs.
+   */
+  @IsOptional() @IsInt() @Min(0) fromBlock?: number;
 }
 
 /** A Chainlink AggregatorV3Interface feed of the native currency in USD. */
@@ -124,6 +129,8 @@ export class ChainDefinition {
    */
   @IsOptional() @IsInt() @Min(0) @Max(1000) confirmations?: number;
   @IsOptional() @IsArray() @ArrayUnique((d: DexDef) => d.key) @ValidateNested({ each: true }) @Type(() => DexDef) dexes?: DexDef[];
+  /** Most blocks per eth_getLogs call this chain's RPC accepts (default 2000); a refused range is retried smaller. */
+  @IsOptional() @IsInt() @Min(1) @Max(1_000_000) getLogsMaxRange?: number;
 }
 
 export class ChainsFile {
