@@ -111,6 +111,7 @@ async function main(): Promise<void> {
       ],
       // The relayer pools pay for gas; on the local chains they start rich (every key the app will use).
       fund: [...devRelayerAddresses(3, relayerKeys), devTreasuryAddress()],
+      extraPools: Number(process.env.LOCAL_EXTRA_POOLS ?? 0),
       stateDir: STATE,
       log: note,
     }),
