@@ -130,4 +130,29 @@ describe('pool discovery from factory creation events, kept in PostgreSQL', () =
     const [row] = await t.app.get(DataSource).query('SELECT dex_key, token0, token1 FROM swap_pools WHERE chain_id = 31337 AND address = $1', [pair.toLowerCase()]);
     expect(row).toMatchObject({ dex_key: 'uniswap-v2' });
   });
+
+  it("a discovered pool's token outside the catalog is a route hop only: not listed, not quotable", async () => {
+    const t = apps[apps.length - 1];
+    const { apiKey } = await createAccount(t);
+    const artifact = (await loadArtifacts({ stateDir: TEST_STATE_DIR })).MintableERC20;
+    const deployed = await new ContractFactory(artifact.abi, artifact.bytecode, wallet).deploy('Stranger', 'STR', 18);
+    await deployed.waitForDeployment();
+    const stranger = (await deployed.getAddress()).toLowerCase();
+    const usdc = token(chain, 'USDC');
+    const factory = new Contract(chain.contracts.uniswapV2Factory, FACTORY, wallet);
+    await (await factory.createPair(stranger, usdc)).wait();
+    const pair = String(await factory.getPair(stranger, usdc)).toLowerCase();
+    const indexer = t.app.get(PoolIndexer);
+    const deadline = Date.now() + 15_000;
+    while (!indexer.peek(31337)?.pools.has(pair) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    // Discovered, with its token's metadata stored...
+    expect(indexer.peek(31337)?.tokens.get(stranger)?.symbol).toBe('STR');
+    const [stored] = await t.app.get(DataSource).query('SELECT symbol FROM swap_tokens WHERE chain_id = 31337 AND address = $1', [stranger]);
+    expect(stored).toEqual({ symbol: 'STR' });
+    // ...but the catalog is the chains file's.
+    const listed = (await t.http().get('/tokens').set('api-key', apiKey).query({ chain_id: 31337 }).expect(200)).body.data as Array<{ address: string }>;
+    expect(listed.some((x) => x.address.toLowerCase() === stranger)).toBe(false);
+    const q = await t.http().get('/quote').set('api-key', apiKey).query({ fromChain: 31337, toChain: 31337, sender: wallet.address, fromToken: stranger, toToken: usdc, amount: '1000' }).expect(200);
+    expect(q.body.data).toEqual([]);
+  });
 });
