@@ -3,7 +3,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Pools discovered from DEX factories' creation events (chains file `dexes[i].fromBlock`), the
  * tokens they hold, and per DEX the last block whose creation events are indexed, so a restart
- * resumes there instead of reading the chain's history again.
+ * resumes there instead of reading the chain's history again. A V3 pool keeps the tick bitmap
+ * words its Mint events touched (`tick_words`): its ticks are read through TickLens for those
+ * words only, never by scanning the whole bitmap.
  */
 export class SwapDiscovery1795744363415 implements MigrationInterface {
   name = 'SwapDiscovery1795744363415';
@@ -24,6 +26,8 @@ export class SwapDiscovery1795744363415 implements MigrationInterface {
       token0 varchar(42) NOT NULL,
       token1 varchar(42) NOT NULL,
       fee integer,
+      tick_spacing integer,
+      tick_words integer[] NOT NULL DEFAULT '{}',
       created_block bigint NOT NULL,
       PRIMARY KEY (chain_id, address)
     )`);

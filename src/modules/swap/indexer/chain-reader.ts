@@ -126,10 +126,40 @@ export class ChainReader {
     });
   }
 
-  /** Factory creation events (V2 PairCreated, V3 PoolCreated) of `factories` in [fromBlock, toBlock], in chain order. */
-  async creations(fromBlock: number, toBlock: number, factories: string[]): Promise<Array<Extract<PoolEvent, { kind: 'created' }> & { block: number }>> {
-    const logs = await this.provider.send('eth_getLogs', [{ fromBlock: toQuantity(fromBlock), toBlock: toQuantity(toBlock), address: factories, topics: [[PAIR_CREATED_TOPIC, POOL_CREATED_TOPIC]] }]) as Array<{ address: string; topics: string[]; data: string; blockNumber: string }>;
-    return logs.map((log) => ({ ...(decodeCreation(log.address.toLowerCase(), log.topics, log.data)), block: Number(BigInt(log.blockNumber)) }));
+  /**
+   * What discovery needs from [fromBlock, toBlock], in one eth_getLogs: creation events of
+   * `factories` (V3 ones with their tick spacing) and every V3 Mint (the caller keeps those of
+   * its pools: the tick bitmap words they touch). No address filter, so pools created in the same
+   * range are covered; a provider refusing the size gets the range halved (readInRanges).
+   */
+  async discoveryLogs(fromBlock: number, toBlock: number, factories: string[]): Promise<DiscoveryLog[]> {
+    const logs = (await this.provider.send('eth_getLogs', [{ fromBlock: toQuantity(fromBlock), toBlock: toQuantity(toBlock), topics: [[PAIR_CREATED_TOPIC, POOL_CREATED_TOPIC, V3_TOPICS.mint]] }])) as Array<{ address: string; topics: string[]; data: string; blockNumber: string }>;
+    const wanted = new Set(factories);
+    return logs.flatMap((log): DiscoveryLog[] => {
+      const address = log.address.toLowerCase();
+      const block = Number(BigInt(log.blockNumber));
+      if (log.topics[0] === V3_TOPICS.mint) {
+        const parsed = V3_POOL.decodeEventLog('Mint', log.data, log.topics);
+        return [{ kind: 'mint', pool: address, tickLower: Number(parsed[2]), tickUpper: Number(parsed[3]), block }];
+      }
+      if (!wanted.has(address)) return [];
+      return [{ ...decodeCreation(address, log.topics, log.data), block }];
+    });
+  }
+
+  /** A V3 pool's state with its ticks from TickLens for the given bitmap words only (no bitmap scan). */
+  async v3StateInWords(pool: string, tickLens: string, words: number[]): Promise<{ sqrtPriceX96: bigint; tick: number; liquidity: bigint; tickSpacing: number; ticks: V3Tick[] }> {
+    const read = async (fn: string) => V3_POOL.decodeFunctionResult(fn, await this.provider.call({ to: pool, data: V3_POOL.encodeFunctionData(fn) }));
+    const [slot0, liquidity, spacing, answers] = await Promise.all([
+      read('slot0'),
+      read('liquidity'),
+      read('tickSpacing'),
+      this.batchCalls(words.map((w) => ({ to: tickLens, data: TICK_LENS.encodeFunctionData('getPopulatedTicksInWord', [pool, w]) }))),
+    ]);
+    const ticks = answers.flatMap((raw) =>
+      (TICK_LENS.decodeFunctionResult('getPopulatedTicksInWord', raw)[0] as Array<[bigint, bigint, bigint]>).map((t) => ({ index: Number(t[0]), liquidityNet: BigInt(t[1]), liquidityGross: BigInt(t[2]) })),
+    );
+    return { sqrtPriceX96: BigInt(slot0[0] as bigint), tick: Number(slot0[1]), liquidity: BigInt(liquidity[0] as bigint), tickSpacing: Number(spacing[0]), ticks: ticks.sort((a, b) => a.index - b.index) };
   }
 
   /** eth_calls in JSON-RPC batches (one HTTP request per BITMAP_BATCH calls), results in order. */
@@ -201,13 +231,22 @@ function decodeCreation(factory: string, topics: string[], data: string): Extrac
     return { kind: 'created', factory, token0: String(parsed[0]).toLowerCase(), token1: String(parsed[1]).toLowerCase(), pair: String(parsed[2]).toLowerCase() };
   }
   const parsed = V3_FACTORY.decodeEventLog('PoolCreated', data, topics);
-  return { kind: 'created', factory, token0: String(parsed[0]).toLowerCase(), token1: String(parsed[1]).toLowerCase(), pair: String(parsed[4]).toLowerCase(), fee: Number(parsed[2]) };
+  return { kind: 'created', factory, token0: String(parsed[0]).toLowerCase(), token1: String(parsed[1]).toLowerCase(), pair: String(parsed[4]).toLowerCase(), fee: Number(parsed[2]), tickSpacing: Number(parsed[3]) };
 }
+
+/** The tick bitmap word holding `tick` (TickBitmap.position: the compressed tick's high bits). */
+export function bitmapWord(tick: number, tickSpacing: number): number {
+  return Math.floor(tick / tickSpacing) >> 8;
+}
+
+export type DiscoveryLog =
+  | (Extract<PoolEvent, { kind: 'created' }> & { block: number })
+  | { kind: 'mint'; pool: string; tickLower: number; tickUpper: number; block: number };
 
 export type PoolEvent =
   | { kind: 'sync'; address: string; reserve0: bigint; reserve1: bigint }
-  /** V2 PairCreated or V3 PoolCreated (with its fee). */
-  | { kind: 'created'; factory: string; token0: string; token1: string; pair: string; fee?: number }
+  /** V2 PairCreated or V3 PoolCreated (with its fee and tick spacing). */
+  | { kind: 'created'; factory: string; token0: string; token1: string; pair: string; fee?: number; tickSpacing?: number }
   /** V3 Swap (liquidity after it) or Initialize (liquidity unchanged: null). */
   | { kind: 'v3-price'; address: string; sqrtPriceX96: bigint; tick: number; liquidity: bigint | null }
   /** V3 Mint (positive) or Burn (negative) of a position's liquidity. */

@@ -152,7 +152,12 @@ export class PoolIndexer implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** The current state of known pools: V2 reserves in JSON-RPC batches, V3 pools a few at a time. */
-  private async readPools(reader: ChainReader, chain: ChainDefinition, providers: DexProvider[], found: Array<{ address: string; dexKey: string; token0: string; token1: string; fee: number | null }>): Promise<PoolState[]> {
+  private async readPools(
+    reader: ChainReader,
+    chain: ChainDefinition,
+    providers: DexProvider[],
+    found: Array<{ address: string; dexKey: string; token0: string; token1: string; fee: number | null; tickSpacing: number | null; tickWords: number[] }>,
+  ): Promise<PoolState[]> {
     const byKey = new Map(providers.map((p) => [p.key, p]));
     const v2 = found.filter((p) => byKey.get(p.dexKey)?.type === 'uniswap-v2');
     const v3 = found.filter((p) => byKey.get(p.dexKey)?.type === 'uniswap-v3' && p.fee !== null);
@@ -160,7 +165,13 @@ export class PoolIndexer implements OnApplicationBootstrap, OnModuleDestroy {
     const out: PoolState[] = v2.map((p, i) => ({ kind: 'v2', address: p.address, provider: byKey.get(p.dexKey) as DexProvider, token0: p.token0, token1: p.token1, reserve0: reserves[i][0], reserve1: reserves[i][1] }));
     for (let i = 0; i < v3.length; i += V3_READ_CONCURRENCY) {
       const states = await Promise.all(
-        v3.slice(i, i + V3_READ_CONCURRENCY).map((p) => this.readV3Pool(reader, chain, { address: p.address, provider: byKey.get(p.dexKey) as DexProvider, token0: p.token0, token1: p.token1, fee: p.fee as number })),
+        v3.slice(i, i + V3_READ_CONCURRENCY).map(async (p) => {
+          const base = { address: p.address, provider: byKey.get(p.dexKey) as DexProvider, token0: p.token0, token1: p.token1, fee: p.fee as number };
+          const lens = chain.contracts?.tickLens;
+          // Discovery knows the words its positions touched: TickLens for those, no bitmap scan.
+          if (lens && p.tickSpacing !== null) return v3Pool(base, await reader.v3StateInWords(p.address, lens, p.tickWords));
+          return this.readV3Pool(reader, chain, base);
+        }),
       );
       // A pool not initialized yet has no price and zero reserves: its Initialize event brings them.
       out.push(...states);
@@ -245,7 +256,8 @@ export class PoolIndexer implements OnApplicationBootstrap, OnModuleDestroy {
     const [events, gasPrice] = await Promise.all([reader.poolEvents(market.block + 1, head, addresses), reader.gasPrice()]);
     const discovering = new Set(this.discovery.dexesOf(chain).map((d) => d.factory.toLowerCase()));
     // Pools of discovery DEXes are recorded (whatever their tokens) and the DEXes' cursors move to the head.
-    const recorded = discovering.size > 0 ? await this.discovery.record(chain, reader, events.filter((e) => e.kind === 'created'), head) : { pools: [], tokens: [] };
+    const mints = events.flatMap((e) => (e.kind === 'v3-position' && e.liquidityDelta > 0n ? [{ kind: 'mint' as const, pool: e.address, tickLower: e.tickLower, tickUpper: e.tickUpper }] : []));
+    const recorded = discovering.size > 0 ? await this.discovery.record(chain, reader, events.filter((e) => e.kind === 'created'), head, mints) : { pools: [], tokens: [] };
     // Nothing traded: the graph and prices stand; only the gas price may have moved.
     if (events.length === 0) return { ...market, gasPrice, block: head };
     const tokens = recorded.tokens.length > 0 ? new Map(market.tokens) : market.tokens;
@@ -270,7 +282,9 @@ export class PoolIndexer implements OnApplicationBootstrap, OnModuleDestroy {
     // state directly (later events arrive with the next blocks' logs).
     for (const pool of created) {
       if (pool.provider.type === 'uniswap-v3' && pool.fee !== undefined) {
-        pools.set(pool.address, await this.readV3Pool(reader, chain, { ...pool, fee: pool.fee }));
+        const v3 = await this.readV3Pool(reader, chain, { ...pool, fee: pool.fee });
+        pools.set(pool.address, v3);
+        if (discovering.has(pool.provider.factory)) await this.discovery.recordTicks(chain.chainId, v3);
       } else {
         const [reserve0, reserve1] = await reader.getReserves(pool.address);
         pools.set(pool.address, { kind: 'v2', ...pool, reserve0, reserve1 });

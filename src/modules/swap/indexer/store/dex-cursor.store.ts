@@ -16,6 +16,11 @@ export class DexCursorStore extends SqlStore {
     return row ? { factory: row.factory, lastBlock: Number(row.last_block) } : null;
   }
 
+  /** The DEX keys with a cursor on the chain. */
+  async keys(chainId: number): Promise<string[]> {
+    return (await this.rows<{ dex_key: string }>(sql`SELECT dex_key FROM swap_dex_cursors WHERE chain_id = ${chainId}::int`)).map((r) => r.dex_key);
+  }
+
   /** Moves the cursors forward only (a slower writer never takes one back). */
   async advance(chainId: number, cursors: Array<{ dexKey: string; factory: string; lastBlock: number }>, runner?: SqlRunner): Promise<void> {
     if (cursors.length === 0) return;
