@@ -22,6 +22,14 @@
  * BENCH_QUOTE_REDIS_URL [redis://127.0.0.1:6379/12], BENCH_LOGS=1 (app logs), BENCH_ENFORCE=1 (exit 1 on a missed target),
  * BENCH_SECTIONS [http,router,quality] which sections run, BENCH_QUALITY_CHUNKS [1000] parts of the optimum's search,
  * BENCH_PROFILE=<file> a V8 CPU profile of this process (app and client) during the measured HTTP run.
+ *
+ * Scale (issue 27): BENCH_EXTRA_POOLS=N deploys N extra pools (LOCAL_EXTRA_POOLS: V2 and V3 over
+ * extra tokens; 20,000 for the issue's figures) and the chains file discovers every pool from the
+ * factories' logs (`dexes[i].fromBlock: 0`). The startup section then reports the cold start
+ * (discovery from block 0, every pool's state read) and the resumed start (Redis copy gone, the
+ * discovery resumed from PostgreSQL), each with the process's heap and RSS once loaded; the
+ * quality section samples BENCH_QUALITY_TOKENS [12] tokens (the local stack's own first, then
+ * extra ones, seeded) instead of every catalog pair.
  */
 import 'reflect-metadata';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -72,6 +80,8 @@ const SETTINGS = {
   sections: new Set((process.env.BENCH_SECTIONS ?? 'http,router,quality').split(',').map((x) => x.trim())),
   qualityChunks: int('BENCH_QUALITY_CHUNKS', 1000),
   profile: process.env.BENCH_PROFILE,
+  extraPools: int('BENCH_EXTRA_POOLS', 0),
+  qualityTokens: int('BENCH_QUALITY_TOKENS', 12),
 };
 const TARGET_P50_MS = 5;
 const TARGET_P99_MS = 15;
@@ -114,11 +124,38 @@ interface Stack {
   devnet: Devnet;
   app: INestApplication;
   baseUrl: string;
+  startup: StartupFigures;
+}
+
+/** Time from creating the app to the chain's market in memory, and the process's memory then. */
+interface StartupFigures {
+  pools: number;
+  tokens: number;
+  coldMs: number;
+  coldHeapMb: number;
+  coldRssMb: number;
+  resumedMs: number;
+  resumedHeapMb: number;
+  resumedRssMb: number;
+}
+
+async function startApp(): Promise<{ app: INestApplication; ms: number; heapMb: number; rssMb: number; pools: number; tokens: number }> {
+  const { AppModule } = await import('../src/app.module');
+  const { configureApp } = await import('../src/bootstrap/configure-app');
+  const started = now();
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRole('all'), { bodyParser: false, logger: SETTINGS.logs ? undefined : ['error'], abortOnError: false });
+  configureApp(app);
+  await app.listen(0, '127.0.0.1');
+  const market = await app.get(PoolIndexer).market(31337);
+  const ms = now() - started;
+  (globalThis as { gc?: () => void }).gc?.();
+  const mem = process.memoryUsage();
+  return { app, ms, heapMb: mem.heapUsed / 2 ** 20, rssMb: mem.rss / 2 ** 20, pools: market.pools.size, tokens: market.tokens.size };
 }
 
 async function bringUp(): Promise<Stack> {
   mkdirSync(STATE_DIR, { recursive: true });
-  const devnet = await bringUpDevnet({ chains: [{ chainId: 31337, name: 'Devnet', port: SETTINGS.chainPort }], stateDir: STATE_DIR, log: (l) => log(`devnet: ${l}`) });
+  const devnet = await bringUpDevnet({ chains: [{ chainId: 31337, name: 'Devnet', port: SETTINGS.chainPort }], stateDir: STATE_DIR, extraPools: SETTINGS.extraPools, log: (l) => log(`devnet: ${l}`) });
   const chainsFile = join(STATE_DIR, 'chains.json');
   writeFileSync(chainsFile, JSON.stringify(chainsFileFor(devnet.chains), null, 2));
   await recreateDatabase(SETTINGS.databaseUrl);
@@ -144,13 +181,28 @@ async function bringUp(): Promise<Stack> {
   await dataSource.initialize();
   await dataSource.runMigrations();
   await dataSource.destroy();
-  const { AppModule } = await import('../src/app.module');
-  const { configureApp } = await import('../src/bootstrap/configure-app');
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRole('all'), { bodyParser: false, logger: SETTINGS.logs ? undefined : ['error'], abortOnError: false });
-  configureApp(app);
-  await app.listen(0, '127.0.0.1');
+  const cold = await startApp();
+  let app = cold.app;
+  let resumed = cold;
+  if (SETTINGS.extraPools > 0) {
+    // Again without the Redis copy: the discovery resumes from the cursors in PostgreSQL.
+    await app.close();
+    await cleanRedis();
+    resumed = await startApp();
+    app = resumed.app;
+  }
+  const startup: StartupFigures = {
+    pools: cold.pools,
+    tokens: cold.tokens,
+    coldMs: cold.ms,
+    coldHeapMb: cold.heapMb,
+    coldRssMb: cold.rssMb,
+    resumedMs: resumed.ms,
+    resumedHeapMb: resumed.heapMb,
+    resumedRssMb: resumed.rssMb,
+  };
   const { port } = app.getHttpServer().address() as { port: number };
-  return { devnet, app, baseUrl: `http://127.0.0.1:${port}` };
+  return { devnet, app, baseUrl: `http://127.0.0.1:${port}`, startup };
 }
 
 /** Per-endpoint figures from requests interleaved in one run, so load hits both alike. */
@@ -399,7 +451,16 @@ function routerCost(poolCount: number): RouterRow {
 async function quality(stack: Stack): Promise<QualityRow[]> {
   const market = await stack.app.get(PoolIndexer).market(31337);
   const decimals = new Map([...market.tokens.values()].map((t) => [t.address, t.decimals]));
-  const tokens = [...market.tokens.keys()];
+  const all = [...market.tokens.keys()];
+  // At scale, a seeded sample: the local stack's own tokens first, then extra ones.
+  const random = prng(27);
+  const own = all.filter((a) => !/^XT\d+$/.test(market.tokens.get(a)?.symbol ?? ''));
+  const extra = all.filter((a) => !own.includes(a));
+  for (let i = extra.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [extra[i], extra[j]] = [extra[j], extra[i]];
+  }
+  const tokens = SETTINGS.extraPools > 0 ? [...own, ...extra].slice(0, Math.max(2, SETTINGS.qualityTokens)) : all;
   return routerQuality(market.graph, [...market.pools.values()], decimals, 31337, tokens, SETTINGS.qualityChunks, SETTINGS.logs ? log : undefined);
 }
 
@@ -410,6 +471,11 @@ async function main(): Promise<number> {
     const f = (x: number, d = 1) => x.toFixed(d);
     let failed = false;
     const report: Record<string, unknown> = {};
+    report.startup = stack.startup;
+    const st = stack.startup;
+    console.log('');
+    console.log(`startup (${st.pools} pools, ${st.tokens} tokens${SETTINGS.extraPools > 0 ? `, ${SETTINGS.extraPools} extra, discovered from logs` : ''}): cold ${f(st.coldMs / 1000, 2)} s, heap ${f(st.coldHeapMb)} MB, RSS ${f(st.coldRssMb)} MB` +
+      (SETTINGS.extraPools > 0 ? `; resumed from PostgreSQL (no Redis copy) ${f(st.resumedMs / 1000, 2)} s, heap ${f(st.resumedHeapMb)} MB, RSS ${f(st.resumedRssMb)} MB` : '') + `; load average ${loadavg().map((x) => f(x, 2)).join(' ')}, ${cpus().length} cores`);
     if (SETTINGS.sections.has('http')) {
       log(`API on ${stack.baseUrl}; measuring GET /quote (${SETTINGS.n} after ${SETTINGS.warmup} warm-up)`);
       const http = await quoteLatency(stack);

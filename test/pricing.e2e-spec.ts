@@ -5,12 +5,12 @@ import { TEST_CHAINS_FILE, TEST_STATE_DIR } from './support/test-env';
 import { createTestApp } from './support/test-app';
 
 describe('native USD pricing', () => {
-  it('prices ETH from the local WETH/USDC pool on each chain', async () => {
+  it('prices ETH from the local chains\' feeds', async () => {
     const t = await createTestApp();
     try {
       for (const chainId of [31337, 84532]) {
         const price = await t.app.get(PricingService).nativeUsd(chainId);
-        expect(price.source).toBe('v2-pool');
+        expect(price.source).toBe('chainlink');
         expect(price.usd).toBeGreaterThan(2900);
         expect(price.usd).toBeLessThan(3100);
       }
@@ -23,6 +23,7 @@ describe('native USD pricing', () => {
     const file = JSON.parse(readFileSync(TEST_CHAINS_FILE, 'utf8'));
     // A pool address with no code behind it: the call fails and the static price answers.
     file.chains[0].pricing.nativeUsdPool.pair = '0x00000000000000000000000000000000000000ff';
+    delete file.chains[0].pricing.chainlink;
     file.chains[1].pricing = {};
     const path = join(TEST_STATE_DIR, 'chains-bad-pricing.json');
     writeFileSync(path, JSON.stringify(file));
@@ -30,7 +31,7 @@ describe('native USD pricing', () => {
     try {
       const pricing = t.app.get(PricingService);
       expect(await pricing.nativeUsd(31337)).toMatchObject({ usd: 3000, source: 'static' });
-      await expect(pricing.nativeUsd(84532)).rejects.toMatchObject({ code: 'SYSTEM_002' });
+      await expect(pricing.nativeUsd(84532)).rejects.toMatchObject({ code: 'CHAIN_004' });
       await expect(pricing.nativeUsd(5)).rejects.toMatchObject({ code: 'CHAIN_001' });
     } finally {
       await t.close();

@@ -243,13 +243,14 @@ describe('webhooks', () => {
           chainId: 31337,
           executionTxHash: null,
           costUSD: null,
+          nativePriceUsd: null,
           retries: 0,
           timestamp: expect.any(String),
           failureReason: null,
           revertReason: null,
           stages: { acceptedAt: (tx.stages as { acceptedAt: string }).acceptedAt, signedAt: null, broadcastAt: null, minedAt: null, settledAt: null },
         });
-        expect(calls[1].body).toMatchObject({ txId, userId, status: 'EXECUTED', executionTxHash: tx.executionTxHash, costUSD: tx.costUSD, failureReason: null, revertReason: null, stages: tx.stages });
+        expect(calls[1].body).toMatchObject({ txId, userId, status: 'EXECUTED', executionTxHash: tx.executionTxHash, costUSD: tx.costUSD, nativePriceUsd: tx.nativePriceUsd, failureReason: null, revertReason: null, stages: tx.stages });
       }
       expect(byPath('/bearer')[0].headers.authorization).toBe('Bearer tok-123');
       expect(byPath('/basic')[0].headers.authorization).toBe(`Basic ${Buffer.from('relay:pa:ss').toString('base64')}`);

@@ -3,6 +3,8 @@ import { ANVIL_TEST_ACCOUNTS, DEPLOYER_ADDRESS, DEPLOYER_PRIVATE_KEY } from './a
 import type { ArtifactSet, ContractArtifact } from './compile';
 import { type NpmArtifacts, pairInitCodeHash } from './npm-artifacts';
 import { deployGaslessSettler } from './deploy-gasless';
+import { deployMarketData } from './deploy-market';
+import { deployExtraPools } from './extra-pools';
 import { deployV3, planV3Pools } from './deploy-v3';
 import { type Permit2Placement, deployPermit2 } from './permit2';
 import { DEPLOYER_ETH, DEX_CONTRACT_KEYS, type DexId, MINTABLE_TOKENS, POOLS, SECONDS_PER_YEAR, TEST_ACCOUNT_GRANTS, VAULT_VENUES, WETH_TOKEN, poolKey, vaultKey } from './plan';
@@ -28,6 +30,7 @@ export async function deployFresh(
   target: { chainId: number; name: string; rpcUrl: string },
   artifacts: ArtifactSet,
   npm: NpmArtifacts,
+  extraPools = 0,
 ): Promise<FreshDeployment> {
   const tokenArtifact = requireArtifact(artifacts, 'MintableERC20');
   const tokenIface = new Interface(tokenArtifact.abi);
@@ -140,8 +143,14 @@ export async function deployFresh(
   // 9. The gasless settler: the Permit2 spender of gasless quotes, swapping through the executor.
   await deployGaslessSettler(sender, artifacts, contracts);
 
+  // 10. Market data: the native USD feed (Chainlink's MockV3Aggregator) and Uniswap's TickLens.
+  await deployMarketData(sender, artifacts, npm, contracts);
+
+  // 11. LOCAL_EXTRA_POOLS: more pools over extra tokens, for scale runs.
+  await deployExtraPools(sender, artifacts, npm, contracts, tokens, extraPools);
+
   await sender.confirmAll();
-  const chain: DevnetChain = { chainId: target.chainId, name: target.name, rpcUrl: target.rpcUrl, contracts, tokens };
+  const chain: DevnetChain = { chainId: target.chainId, name: target.name, rpcUrl: target.rpcUrl, contracts, tokens, ...(extraPools > 0 ? { extraPools } : {}) };
   await verifyFreshDeployment(provider, chain, permit2);
   return { chain, permit2, deployerNonce: sender.nextNonce };
 }

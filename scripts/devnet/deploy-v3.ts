@@ -30,7 +30,7 @@ export interface PlannedV3Pool {
 }
 
 /** Integer square root (Newton's method from above). */
-function isqrt(n: bigint): bigint {
+export function isqrt(n: bigint): bigint {
   if (n < 2n) return n;
   // Start above the root: the float estimate plus a margin far beyond its error.
   let x = BigInt(Math.ceil(Math.sqrt(Number(n)) * (1 + 1e-9))) + 1n;

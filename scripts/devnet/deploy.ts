@@ -1,6 +1,7 @@
 import { createHash } from 'crypto';
 import { JsonRpcProvider, parseEther } from 'ethers';
-import { ANVIL_TEST_ACCOUNTS, DEPLOYER_ADDRESS } from './accounts';
+import { ANVIL_TEST_ACCOUNTS, DEPLOYER_ADDRESS, DEPLOYER_PRIVATE_KEY } from './accounts';
+import { refreshNativeUsdFeed } from './deploy-market';
 import { type ArtifactSet, type ContractArtifact, loadArtifacts } from './compile';
 import { deployFresh } from './deploy-fresh';
 import { withAutomine } from './mining';
@@ -8,7 +9,7 @@ import { markerMatchesChain, readMarker, writeMarker } from './marker';
 import { type NpmArtifacts, loadNpmArtifacts, routerMatchesPairInitCode } from './npm-artifacts';
 import { DEFAULT_STATE_DIR } from './paths';
 import { FUND_ETH, MINTABLE_TOKENS, POOLS, TEST_ACCOUNT_GRANTS, V3_POOLS, VAULT_VENUES } from './plan';
-import { hexQuantity } from './tx-sender';
+import { TxSender, hexQuantity } from './tx-sender';
 import type { DevnetChain } from './types';
 
 export type { DevnetChain, DevnetToken } from './types';
@@ -23,6 +24,8 @@ export interface DeployChainOptions {
   stateDir?: string;
   /** The node's --block-time, if it interval-mines (deployment runs under automine and restores this). */
   blockTimeSec?: number;
+  /** LOCAL_EXTRA_POOLS: extra V2 and V3 pools over extra tokens (scripts/devnet/extra-pools.ts). */
+  extraPools?: number;
   /** Pre-compiled artifacts (bringUpDevnet compiles once for all chains). */
   artifacts?: ArtifactSet;
   log?: (line: string) => void;
@@ -44,12 +47,13 @@ export async function deployChain(opts: DeployChainOptions): Promise<DevnetChain
 
     const artifacts = opts.artifacts ?? (await loadArtifacts({ stateDir }));
     const npm = loadNpmArtifacts();
-    const planHash = computePlanHash(artifacts, npm);
+    const planHash = computePlanHash(artifacts, npm, opts.extraPools ?? 0);
 
     const marker = readMarker(stateDir, opts.chainId);
     if (marker && (await markerMatchesChain(provider, marker, opts.chainId, planHash))) {
       await topUpFunding(provider, opts.fund ?? [], true);
-      log(`chain ${opts.chainId}: deployment already present, nothing sent`);
+      await withAutomine(provider, opts.blockTimeSec, async () => refreshNativeUsdFeed(await TxSender.create(provider, DEPLOYER_PRIVATE_KEY, opts.chainId), marker.chain.contracts.nativeUsdFeed));
+      log(`chain ${opts.chainId}: deployment already present, feed refreshed`);
       return { ...marker.chain, name: opts.name, rpcUrl: opts.rpcUrl };
     }
 
@@ -58,7 +62,7 @@ export async function deployChain(opts: DeployChainOptions): Promise<DevnetChain
       log('warning: Router02 init code hash differs from the v2-core pair; router quotes/swaps will not find the pools');
     }
     const fresh = await withAutomine(provider, opts.blockTimeSec, () =>
-      deployFresh(provider, { chainId: opts.chainId, name: opts.name, rpcUrl: opts.rpcUrl }, artifacts, npm),
+      deployFresh(provider, { chainId: opts.chainId, name: opts.name, rpcUrl: opts.rpcUrl }, artifacts, npm, opts.extraPools ?? 0),
     );
     await topUpFunding(provider, opts.fund ?? [], false);
     writeMarker(stateDir, {
@@ -93,7 +97,7 @@ async function topUpFunding(provider: JsonRpcProvider, addresses: string[], only
 }
 
 /** Anything that would make the deployed state differ: plan data and all bytecode. */
-function computePlanHash(artifacts: ArtifactSet, npm: NpmArtifacts): string {
+function computePlanHash(artifacts: ArtifactSet, npm: NpmArtifacts, extraPools: number): string {
   // Node's sha256 over the hex text: same change detection as keccak, at a fraction of the cost.
   const code = (bytecode: string | undefined): string => (bytecode ? createHash('sha256').update(bytecode).digest('hex') : 'none');
   return createHash('sha256')
@@ -107,6 +111,7 @@ function computePlanHash(artifacts: ArtifactSet, npm: NpmArtifacts): string {
         grants: TEST_ACCOUNT_GRANTS,
         accounts: ANVIL_TEST_ACCOUNTS.map((a) => a.address),
         venues: VAULT_VENUES,
+        ...(extraPools > 0 ? { extraPools } : {}),
         // Every compiled contract: a changed one must be redeployed, whichever feature owns it.
         compiled: Object.fromEntries(Object.entries(artifacts).map(([name, artifact]) => [name, code(artifact.bytecode)])),
         npm: Object.fromEntries(Object.entries(npm as unknown as Record<string, ContractArtifact>).map(([name, artifact]) => [name, code(artifact.bytecode)])),

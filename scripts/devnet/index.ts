@@ -23,6 +23,8 @@ export interface DevnetChainSpec {
 export interface BringUpDevnetOptions {
   chains: DevnetChainSpec[];
   fund?: string[];
+  /** LOCAL_EXTRA_POOLS: extra pools deployed on every chain (default 0). */
+  extraPools?: number;
   /** Default <repo>/.local. */
   stateDir?: string;
   log?: (line: string) => void;
@@ -74,6 +76,7 @@ export async function bringUpDevnet(opts: BringUpDevnetOptions): Promise<Devnet>
           name: spec.name,
           blockTimeSec: spec.blockTimeSec,
           fund: opts.fund,
+          extraPools: opts.extraPools,
           stateDir,
           artifacts,
           log,

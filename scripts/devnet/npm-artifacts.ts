@@ -16,6 +16,8 @@ export interface NpmArtifacts {
   /** Uniswap V3 core (the factory deploys pools itself; the pool's creation code gives their CREATE2 addresses). */
   uniswapV3Factory: ContractArtifact;
   uniswapV3Pool: ContractArtifact;
+  /** Uniswap V3 periphery's TickLens: a word of a pool's initialized ticks in one call. */
+  tickLens: ContractArtifact;
   /** Canonical Permit2 creation code (no constructor args); CREATE2 with the canonical salt lands on 0x000000000022D4... */
   permit2: ContractArtifact;
 }
@@ -30,6 +32,7 @@ export function loadNpmArtifacts(): NpmArtifacts {
     weth9: readTruffleArtifact('@uniswap/v2-periphery', 'build/WETH9.json'),
     uniswapV3Factory: readTruffleArtifact('@uniswap/v3-core', 'artifacts/contracts/UniswapV3Factory.sol/UniswapV3Factory.json'),
     uniswapV3Pool: readTruffleArtifact('@uniswap/v3-core', 'artifacts/contracts/UniswapV3Pool.sol/UniswapV3Pool.json'),
+    tickLens: readTruffleArtifact('@uniswap/v3-periphery', 'artifacts/contracts/lens/TickLens.sol/TickLens.json'),
     permit2: readPermit2(),
   };
   return cached;

@@ -9,18 +9,20 @@ export interface TokenSpec {
   symbol: string;
   name: string;
   decimals: number;
+  /** A USD stablecoin (USDC, DAI): the chains file's `tokens[i].usdStable`. */
+  usdStable: boolean;
 }
 
 /** Deployed from our MintableERC20, in this order (order fixes their addresses). */
 export const MINTABLE_TOKENS: readonly TokenSpec[] = [
-  { symbol: 'USDC', name: 'USD Coin', decimals: 6 },
-  { symbol: 'DAI', name: 'Dai Stablecoin', decimals: 18 },
-  { symbol: 'WBTC', name: 'Wrapped BTC', decimals: 8 },
-  { symbol: 'LINK', name: 'ChainLink Token', decimals: 18 },
-  { symbol: 'UNI', name: 'Uniswap', decimals: 18 },
+  { symbol: 'USDC', name: 'USD Coin', decimals: 6, usdStable: true },
+  { symbol: 'DAI', name: 'Dai Stablecoin', decimals: 18, usdStable: true },
+  { symbol: 'WBTC', name: 'Wrapped BTC', decimals: 8, usdStable: false },
+  { symbol: 'LINK', name: 'ChainLink Token', decimals: 18, usdStable: false },
+  { symbol: 'UNI', name: 'Uniswap', decimals: 18, usdStable: false },
 ];
 
-export const WETH_TOKEN: TokenSpec = { symbol: 'WETH', name: 'Wrapped Ether', decimals: 18 };
+export const WETH_TOKEN: TokenSpec = { symbol: 'WETH', name: 'Wrapped Ether', decimals: 18, usdStable: false };
 
 /** Reference USD prices the pool reserves are built from. */
 export const USD_PRICES: Readonly<Record<string, number>> = { WETH: 3000, WBTC: 60000, USDC: 1, DAI: 1, LINK: 15, UNI: 8 };

@@ -9,6 +9,9 @@ const LOCAL_CHAIN_TRAITS: Record<number, { flashBlocks: boolean; explorer: strin
   84532: { flashBlocks: true, explorer: 'Base Sepolia explorer (local)' },
 };
 
+/** Chainlink's ETH/USD heartbeat on mainnet; the local stack's heartbeat keeps the feed younger (heartbeat.ts). */
+export const LOCAL_FEED_MAX_AGE_SECONDS = 3600;
+
 /** The exchange-action testnet of decisions.md, served by scripts/exchange on the local stack. */
 export const EXCHANGE_TESTNET_ID = 10200001;
 
@@ -48,13 +51,17 @@ export function chainsFileFor(chains: DevnetChain[], exchangeApiUrl?: string): {
         // Instant mining, no reorgs: a nonce consumed at the head is final.
         confirmations: 0,
         contracts: chain.contracts,
-        tokens: chain.tokens.map((t) => ({ address: t.address, symbol: t.symbol, name: t.name, decimals: t.decimals })),
+        tokens: chain.tokens.filter((t) => !t.extra).map((t) => ({ address: t.address, symbol: t.symbol, name: t.name, decimals: t.decimals, usdStable: t.usdStable === true })),
         venues: venuesOf(chain),
         dexes: (Object.keys(DEX_CONTRACT_KEYS) as DexId[])
           .filter((dex) => chain.contracts[DEX_CONTRACT_KEYS[dex].factory])
           .map((dex): { key: string; name: string; type: string; factory: string; feeBps: number } => ({ key: dex, name: DEX_NAMES[dex], type: 'uniswap-v2', factory: chain.contracts[DEX_CONTRACT_KEYS[dex].factory], feeBps: 30 }))
-          .concat(chain.contracts[V3_CONTRACT_KEYS.factory] ? [{ key: 'uniswap-v3', name: 'Uniswap V3', type: 'uniswap-v3', factory: chain.contracts[V3_CONTRACT_KEYS.factory], feeBps: 0 }] : []),
+          .concat(chain.contracts[V3_CONTRACT_KEYS.factory] ? [{ key: 'uniswap-v3', name: 'Uniswap V3', type: 'uniswap-v3', factory: chain.contracts[V3_CONTRACT_KEYS.factory], feeBps: 0 }] : [])
+          // With LOCAL_EXTRA_POOLS the pools are discovered from the factories' logs (every catalog pair looked up would not scale).
+          .map((dex) => (chain.extraPools ? { ...dex, fromBlock: 0 } : dex)),
         pricing: {
+          // The feed answers 3000 USD (scripts/devnet/deploy-market.ts); the pool and the constant are its fallbacks.
+          chainlink: chain.contracts.nativeUsdFeed ? { nativeUsd: chain.contracts.nativeUsdFeed, maxAgeSeconds: LOCAL_FEED_MAX_AGE_SECONDS } : undefined,
           nativeUsdPool: usdc && weth && pair ? { pair, wrappedNative: weth, stable: usdc.address, stableDecimals: usdc.decimals } : undefined,
           staticNativeUsd: 3000,
         },

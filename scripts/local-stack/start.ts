@@ -19,6 +19,7 @@ import { writeSecretFile } from './secret-file';
 import { seedDemoAccount } from './demo-account';
 import { progress } from './progress';
 import { buildDashboard } from '../dashboard/build';
+import { startFeedKeeper } from './feed-keeper';
 import { startHeartbeat } from './heartbeat';
 import { redactUrl } from '../../src/common/evm/provider-url';
 
@@ -114,6 +115,7 @@ async function main(): Promise<void> {
       ],
       // The relayer pools pay for gas; on the local chains they start rich (every key the app will use).
       fund: [...devRelayerAddresses(3, relayerKeys), devTreasuryAddress()],
+      extraPools: Number(process.env.LOCAL_EXTRA_POOLS ?? 0),
       stateDir: STATE,
       log: note,
     }),
@@ -156,8 +158,10 @@ async function main(): Promise<void> {
   console.log(`starting the API: node dist/main.js (its log follows)`);
   const app = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'inherit' });
   const heartbeat = startHeartbeat(devnet.chains.map((c) => c.rpcUrl), HEARTBEAT_SEC);
+  const feedKeeper = startFeedKeeper(devnet.chains);
   const shutdown = async (code: number) => {
     clearInterval(heartbeat);
+    clearInterval(feedKeeper);
     app.kill('SIGTERM');
     await Promise.all([devnet.stop(), exchange.stop()]);
     process.exit(code);
@@ -171,7 +175,7 @@ async function main(): Promise<void> {
   try {
     await steps.step(`API on ${apiUrl} (migrations run on its start)`, () => waitForHealth(apiUrl, app));
     const demo = await steps.step('demo account', () => seedDemoAccount(apiUrl, adminToken, join(STATE, 'demo.json')));
-    const manifest = { apiUrl, adminToken, chains: devnet.chains, demo };
+    const manifest = { apiUrl, adminToken, chains: devnet.chains, demo, treasury: devTreasuryAddress() };
     writeSecretFile(join(STATE, 'devnet.json'), JSON.stringify(manifest, null, 2));
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(

@@ -1,5 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy, validateSync } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy, validateSync } from 'class-validator';
 import { isIpOrCidr } from '../common/net/ip-list';
 import { keySeparationErrors } from './key-separation';
 
@@ -119,6 +119,18 @@ export class AppConfig {
 
   @IsInt() @Min(0)
   PRICE_CACHE_MS: number = 5_000;
+
+  /** Sanity band: a live native price more than this far from the chain's last good one is refused. */
+  @IsNumber() @Min(1) @Max(100)
+  PRICE_BAND_PERCENT: number = 20;
+
+  /** How long a last good price anchors the band; after that the chain's feed anchors again. */
+  @IsInt() @Min(1)
+  PRICE_BAND_WINDOW_SECONDS: number = 900;
+
+  /** Most native `value` (USD) a transaction may carry while the chain is priced from a pool's spot price alone. */
+  @IsNumber() @Min(0)
+  PRICE_POOL_MAX_VALUE_USD: number = 50;
 
   /**
    * How long an authenticated API key is reused without a database read. Revocations and account

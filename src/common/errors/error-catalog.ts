@@ -31,6 +31,7 @@ export const ERROR_CATALOG = {
   TRANSACTION_009: { status: 409, message: 'transaction is not in a state that allows this action' },
   CHAIN_001: { status: 400, message: 'unsupported chain' },
   CHAIN_003: { status: 500, message: 'blockchain RPC error' },
+  CHAIN_004: { status: 503, message: "no fresh price for the chain's native currency" },
   RELAYER_001: { status: 503, message: 'no funded relayer key: the relay cannot send on this chain now' },
   RESOURCE_001: { status: 404, message: 'requested resource not found' },
   RESOURCE_003: { status: 429, message: 'resource limit exceeded' },

@@ -12,9 +12,11 @@ import { TxLifecycle1764610100000 } from './1764610100000-tx-lifecycle';
 import { RelayerTopUps1764630000000 } from './1764630000000-relayer-top-ups';
 import { SettledFinality1764700000000 } from './1764700000000-settled-finality';
 import { FeeRaiseReservations1795742304139 } from './1795742304139-fee-raise-reservations';
+import { NativePriceUsd1795742347423 } from './1795742347423-native-price-usd';
 import { DerivedSendersPerAccount1795742371560 } from './1795742371560-derived-senders-per-account';
 import { AdminAuditLog1795742554973 } from './1795742554973-admin-audit-log';
 import { WebhookCircuit1795742554974 } from './1795742554974-webhook-circuit';
+import { SwapDiscovery1795744363415 } from './1795744363415-swap-discovery';
 
 /** Every migration in order; listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -32,7 +34,9 @@ export const MIGRATIONS = [
   RelayerTopUps1764630000000,
   SettledFinality1764700000000,
   FeeRaiseReservations1795742304139,
+  NativePriceUsd1795742347423,
   DerivedSendersPerAccount1795742371560,
   AdminAuditLog1795742554973,
   WebhookCircuit1795742554974,
+  SwapDiscovery1795744363415,
 ];

@@ -1,3 +1,4 @@
 /** What other modules may use of pricing. */
 export { PricingModule } from './pricing.module';
-export { PricingService } from './pricing.service';
+export { PricingService, recordedPrice } from './pricing.service';
+export type { NativePrice } from './pricing.service';

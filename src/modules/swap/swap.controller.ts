@@ -29,7 +29,7 @@ export class SwapController {
     envelope: 'code',
     type: [RouteDto],
     rateLimited: true,
-    errors: ['VALIDATION_001', 'VALIDATION_002', 'VALIDATION_003'],
+    errors: ['VALIDATION_001', 'VALIDATION_002', 'VALIDATION_003', 'CHAIN_004'],
   })
   async quote(@CurrentCaller() caller: Caller, @Query() query: QuoteQueryDto): Promise<RouteView[]> {
     const quotes = await this.quotes.quote(caller, query, { icons: true });
@@ -45,7 +45,7 @@ export class SwapController {
     envelope: 'code',
     type: BestPathDto,
     rateLimited: true,
-    errors: ['VALIDATION_001', 'VALIDATION_002', 'VALIDATION_003'],
+    errors: ['VALIDATION_001', 'VALIDATION_002', 'VALIDATION_003', 'CHAIN_004'],
   })
   async buildBestPath(@CurrentCaller() caller: Caller, @Query() query: QuoteQueryDto): Promise<{ Tx: TxView; route: RouteView }> {
     const [best] = await this.quotes.quote(caller, query, { icons: false });

@@ -5,7 +5,11 @@ import { RateLimitModule } from '../rate-limit';
 import { TokenCatalog } from './catalog/token-catalog.service';
 import { SwapTxBuilder } from './execution/swap-tx-builder.service';
 import { PoolIndexer } from './indexer/pool-indexer.service';
+import { PoolDiscovery } from './indexer/pool-discovery.service';
 import { PoolSnapshotStore } from './indexer/pool-snapshot.store';
+import { DexCursorStore } from './indexer/store/dex-cursor.store';
+import { SwapPoolStore } from './indexer/store/swap-pool.store';
+import { SwapTokenStore } from './indexer/store/swap-token.store';
 import { QuoteStore } from './quotes/quote-store.service';
 import { SwapQuoteService } from './quotes/swap-quote.service';
 import { RouteFinder } from './routing/route-finder.service';
@@ -21,7 +25,7 @@ import { SwapStatusService } from './tracking/swap-status.service';
 @Module({
   imports: [ChainsModule, PricingModule, RateLimitModule],
   controllers: [SwapController, TokensController, SwapStatusController],
-  providers: [PoolSnapshotStore, PoolIndexer, TokenCatalog, RouteFinder, QuoteStore, SwapTxBuilder, SwapQuoteService, SwapStatusService],
+  providers: [PoolSnapshotStore, SwapPoolStore, SwapTokenStore, DexCursorStore, PoolDiscovery, PoolIndexer, TokenCatalog, RouteFinder, QuoteStore, SwapTxBuilder, SwapQuoteService, SwapStatusService],
   exports: [PoolIndexer, TokenCatalog, RouteFinder, QuoteStore, SwapTxBuilder, SwapQuoteService],
 })
 export class SwapModule {}

@@ -12,6 +12,8 @@ export interface TxNotification {
   chainId: number;
   executionTxHash: string | null;
   costUSD: number | null;
+  /** The native USD price the settled cost was converted at (extensions.md, "Market data"). */
+  nativePriceUsd: number | null;
   retries: number;
   timestamp: string;
   /** Lifecycle fields of the record (extensions.md): null unless FAILED, and the step times. */
@@ -44,6 +46,7 @@ export function notificationFor(tx: RelayTransactionEntity, previousStatus: TxSt
     chainId: tx.chainId,
     executionTxHash: tx.executionTxHash,
     costUSD: tx.costMicro === null ? null : microToUsd(tx.costMicro),
+    nativePriceUsd: tx.nativePriceUsd === null || tx.nativePriceUsd === undefined ? null : Number(tx.nativePriceUsd),
     retries: tx.retries,
     timestamp: new Date().toISOString(),
     failureReason: failureReasonOf(tx),

@@ -34,6 +34,8 @@ export interface ProxyOptions {
   pendingCapMessage: string;
   refuseUnderBaseFee: boolean;
   seed: number;
+  /** eth_getLogs over more blocks than this is refused as a provider's range limit would (null: no limit). */
+  maxLogRange: number | null;
 }
 
 export interface ProxyStats {
@@ -45,6 +47,10 @@ export interface ProxyStats {
   refusedUnderBaseFee: number;
   hiddenReceipts: number;
   sends: number;
+  /** Calls per JSON-RPC method. */
+  methods: Record<string, number>;
+  /** Every eth_getLogs range asked for, refused ones included. */
+  getLogs: Array<{ fromBlock: number; toBlock: number; refused: boolean }>;
 }
 
 export interface RpcProxy {
@@ -73,6 +79,7 @@ const DEFAULTS: ProxyOptions = {
   pendingCapMessage: 'txpool is full',
   refuseUnderBaseFee: false,
   seed: 1,
+  maxLogRange: null,
 };
 
 /** Methods whose block tag (at `index`) is pinned to the lagged head when it is latest/pending. */
@@ -103,7 +110,7 @@ class Dropped extends Error {}
 export async function startRpcProxy(upstream: string, port: number, options: Partial<ProxyOptions> = {}): Promise<RpcProxy> {
   let opts: ProxyOptions = { ...DEFAULTS, ...options };
   let random = seededRandom(opts.seed);
-  const stats: ProxyStats = { calls: 0, errored: 0, dropped: 0, stalled: 0, refusedPendingCap: 0, refusedUnderBaseFee: 0, hiddenReceipts: 0, sends: 0 };
+  const stats: ProxyStats = { calls: 0, errored: 0, dropped: 0, stalled: 0, refusedPendingCap: 0, refusedUnderBaseFee: 0, hiddenReceipts: 0, sends: 0, methods: {}, getLogs: [] };
   /** Heads in the order first seen, with when: the lagged head is the newest seen `lagMs` ago. */
   const heads: Array<{ block: number; at: number }> = [];
   let polling = true;
@@ -178,6 +185,15 @@ export async function startRpcProxy(upstream: string, port: number, options: Par
 
   const handleOne = async (req: RpcRequest): Promise<RpcResponse> => {
     stats.calls++;
+    stats.methods[req.method] = (stats.methods[req.method] ?? 0) + 1;
+    if (req.method === 'eth_getLogs') {
+      const filter = (req.params?.[0] ?? {}) as { fromBlock?: string; toBlock?: string };
+      const num = (tag: string | undefined) => (tag && tag.startsWith('0x') ? Number(BigInt(tag)) : heads[heads.length - 1].block);
+      const range = { fromBlock: num(filter.fromBlock), toBlock: num(filter.toBlock) };
+      const refused = opts.maxLogRange !== null && range.toBlock - range.fromBlock + 1 > opts.maxLogRange;
+      stats.getLogs.push({ ...range, refused });
+      if (refused) return errorOf(req.id, `query exceeds max block range ${opts.maxLogRange}`, -32005);
+    }
     const faulty = /^(eth|net|web3)_/.test(req.method);
     if (faulty) {
       if (opts.stallShare > 0 && random() < opts.stallShare) {

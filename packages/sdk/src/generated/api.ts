@@ -1327,6 +1327,8 @@ export interface components {
             /** @description milliseconds from acceptance to the terminal status */
             latency: number | null;
             costUSD: number | null;
+            /** @description the native currency USD price the settled cost was converted at */
+            nativePriceUsd: number | null;
             retries: number;
             isAccountCharged: boolean;
             /** @enum {string} */
@@ -2087,7 +2089,7 @@ export interface components {
                  * @description catalog code
                  * @enum {string}
                  */
-                code: "AUTH_001" | "AUTH_002" | "AUTH_003" | "AUTH_004" | "AUTH_005" | "AUTH_006" | "AUTH_007" | "AUTH_008" | "USER_001" | "USER_002" | "USER_003" | "VALIDATION_001" | "VALIDATION_002" | "VALIDATION_003" | "VALIDATION_004" | "TRANSACTION_001" | "TRANSACTION_002" | "TRANSACTION_003" | "TRANSACTION_004" | "TRANSACTION_005" | "TRANSACTION_006" | "TRANSACTION_007" | "TRANSACTION_008" | "TRANSACTION_009" | "CHAIN_001" | "CHAIN_003" | "RELAYER_001" | "RESOURCE_001" | "RESOURCE_003" | "RESOURCE_004" | "SYSTEM_001" | "SYSTEM_002";
+                code: "AUTH_001" | "AUTH_002" | "AUTH_003" | "AUTH_004" | "AUTH_005" | "AUTH_006" | "AUTH_007" | "AUTH_008" | "USER_001" | "USER_002" | "USER_003" | "VALIDATION_001" | "VALIDATION_002" | "VALIDATION_003" | "VALIDATION_004" | "TRANSACTION_001" | "TRANSACTION_002" | "TRANSACTION_003" | "TRANSACTION_004" | "TRANSACTION_005" | "TRANSACTION_006" | "TRANSACTION_007" | "TRANSACTION_008" | "TRANSACTION_009" | "CHAIN_001" | "CHAIN_003" | "CHAIN_004" | "RELAYER_001" | "RESOURCE_001" | "RESOURCE_003" | "RESOURCE_004" | "SYSTEM_001" | "SYSTEM_002";
                 message: string;
                 /** @enum {string} */
                 category: "AUTH" | "USER" | "VALIDATION" | "TRANSACTION" | "CHAIN" | "RELAYER" | "RESOURCE" | "SYSTEM";
@@ -4541,7 +4543,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RELAYER_001 (no funded relayer key: the relay cannot send on this chain now). */
+            /** @description CHAIN_004 (no fresh price for the chain's native currency), RELAYER_001 (no funded relayer key: the relay cannot send on this chain now). */
             503: {
                 headers: {
                     /** @description the catalog code */
@@ -4555,9 +4557,9 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "error": {
-                     *         "code": "RELAYER_001",
-                     *         "message": "no funded relayer key: the relay cannot send on this chain now",
-                     *         "category": "RELAYER",
+                     *         "code": "CHAIN_004",
+                     *         "message": "no fresh price for the chain's native currency",
+                     *         "category": "CHAIN",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -4653,6 +4655,7 @@ export interface operations {
                      *         "timestamp": "2026-11-23T12:00:00.000Z",
                      *         "latency": 1,
                      *         "costUSD": 1,
+                     *         "nativePriceUsd": 1,
                      *         "retries": 1,
                      *         "isAccountCharged": false,
                      *         "transactionType": "flash",
@@ -4726,6 +4729,7 @@ export interface operations {
                      *         "timestamp": "2026-11-23T12:00:00.000Z",
                      *         "latency": 1,
                      *         "costUSD": 1,
+                     *         "nativePriceUsd": 1,
                      *         "retries": 1,
                      *         "isAccountCharged": false,
                      *         "transactionType": "flash",
@@ -4948,7 +4952,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RELAYER_001 (no funded relayer key: the relay cannot send on this chain now). */
+            /** @description CHAIN_004 (no fresh price for the chain's native currency), RELAYER_001 (no funded relayer key: the relay cannot send on this chain now). */
             503: {
                 headers: {
                     /** @description the catalog code */
@@ -4962,9 +4966,9 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "error": {
-                     *         "code": "RELAYER_001",
-                     *         "message": "no funded relayer key: the relay cannot send on this chain now",
-                     *         "category": "RELAYER",
+                     *         "code": "CHAIN_004",
+                     *         "message": "no fresh price for the chain's native currency",
+                     *         "category": "CHAIN",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -5162,6 +5166,31 @@ export interface operations {
                      *         "code": "TRANSACTION_004",
                      *         "message": "execution reverted during simulation",
                      *         "category": "TRANSACTION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CHAIN_004 (no fresh price for the chain's native currency). */
+            503: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "CHAIN_004",
+                     *         "message": "no fresh price for the chain's native currency",
+                     *         "category": "CHAIN",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -5403,7 +5432,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RELAYER_001 (no funded relayer key: the relay cannot send on this chain now). */
+            /** @description CHAIN_004 (no fresh price for the chain's native currency), RELAYER_001 (no funded relayer key: the relay cannot send on this chain now). */
             503: {
                 headers: {
                     /** @description the catalog code */
@@ -5417,9 +5446,9 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "error": {
-                     *         "code": "RELAYER_001",
-                     *         "message": "no funded relayer key: the relay cannot send on this chain now",
-                     *         "category": "RELAYER",
+                     *         "code": "CHAIN_004",
+                     *         "message": "no fresh price for the chain's native currency",
+                     *         "category": "CHAIN",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -5478,6 +5507,7 @@ export interface operations {
                      *         "timestamp": "2026-11-23T12:00:00.000Z",
                      *         "latency": 1,
                      *         "costUSD": 1,
+                     *         "nativePriceUsd": 1,
                      *         "retries": 1,
                      *         "isAccountCharged": false,
                      *         "transactionType": "flash",
@@ -5684,6 +5714,7 @@ export interface operations {
                      *             "timestamp": "2026-11-23T12:00:00.000Z",
                      *             "latency": 1,
                      *             "costUSD": 1,
+                     *             "nativePriceUsd": 1,
                      *             "retries": 1,
                      *             "isAccountCharged": false,
                      *             "transactionType": "flash",
@@ -5902,6 +5933,7 @@ export interface operations {
                      *         "timestamp": "2026-11-23T12:00:00.000Z",
                      *         "latency": 1,
                      *         "costUSD": 1,
+                     *         "nativePriceUsd": 1,
                      *         "retries": 1,
                      *         "isAccountCharged": false,
                      *         "transactionType": "flash",
@@ -6153,6 +6185,7 @@ export interface operations {
                      *         "timestamp": "2026-11-23T12:00:00.000Z",
                      *         "latency": 1,
                      *         "costUSD": 1,
+                     *         "nativePriceUsd": 1,
                      *         "retries": 1,
                      *         "isAccountCharged": false,
                      *         "transactionType": "flash",
@@ -8761,6 +8794,26 @@ export interface operations {
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
                 };
             };
+            /** @description CHAIN_004 (no fresh price for the chain's native currency). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            503: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "data": null,
+                     *       "message": "no fresh price for the chain's native currency"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CodeErrorEnvelope"];
+                };
+            };
         };
     };
     SwapController_buildBestPath: {
@@ -9041,6 +9094,26 @@ export interface operations {
                      *       "code": 500,
                      *       "data": null,
                      *       "message": "database operation failed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CodeErrorEnvelope"];
+                };
+            };
+            /** @description CHAIN_004 (no fresh price for the chain's native currency). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            503: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "data": null,
+                     *       "message": "no fresh price for the chain's native currency"
                      *     }
                      */
                     "application/json": components["schemas"]["CodeErrorEnvelope"];

@@ -43,6 +43,8 @@ export class TokenDef {
   @IsString() @MinLength(1) name: string;
   @IsInt() @Min(0) @Max(36) decimals: number;
   @IsOptional() @IsString() logoUrl?: string;
+  /** A USD stablecoin of the chain (USDC, DAI): counted 1:1 in USD where the service takes deposits. */
+  @IsOptional() @IsBoolean() usdStable?: boolean;
 }
 
 /** Native price from a Uniswap-V2-style pool of the wrapped native token against a USD stablecoin. */
@@ -63,9 +65,23 @@ export class DexDef {
   @Matches(ADDRESS) factory: string;
   /** LP fee in basis points (30 for Uniswap V2); V3 pools carry their own fee tier, so 0 there. */
   @IsInt() @Min(0) @Max(1000) feeBps: number;
+  /**
+   * Discover this DEX's pools from its factory's creation events (PairCreated, PoolCreated) from
+   * this block on, kept in PostgreSQL; without it, pools are looked up for the catalog's token pairs.
+   */
+  @IsOptional() @IsInt() @Min(0) fromBlock?: number;
+}
+
+/** A Chainlink AggregatorV3Interface feed of the native currency in USD. */
+export class ChainlinkDef {
+  @Matches(ADDRESS) nativeUsd: string;
+  /** A round updated longer ago than this is stale: the next source answers. */
+  @IsInt() @Min(1) @Max(30 * 86_400) maxAgeSeconds: number;
 }
 
 export class PricingDef {
+  /** The primary source; the pool and the static price are fallbacks (docs/decisions.md, "Market data"). */
+  @IsOptional() @ValidateNested() @Type(() => ChainlinkDef) chainlink?: ChainlinkDef;
   @IsOptional() @ValidateNested() @Type(() => NativeUsdPoolDef) nativeUsdPool?: NativeUsdPoolDef;
   /** Used when no live source answers; omit to have no fallback. */
   @IsOptional() @IsNumber() @IsPositive() staticNativeUsd?: number;
@@ -98,6 +114,8 @@ export class ChainDefinition {
   @ValidateNested() @Type(() => CapabilitiesDef) capabilities: CapabilitiesDef;
   @IsOptional() @IsObject() contracts?: Record<string, string>;
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => TokenDef) tokens?: TokenDef[];
+  /** A token list (Uniswap token-lists schema) by path or https:// URL; its tokens of this chain join `tokens` at startup. */
+  @IsOptional() @IsString() @Matches(/^(https:\/\/.+|[^:]+)$/, { message: 'tokenList must be a file path or an https:// URL' }) tokenList?: string;
   @IsOptional() @ValidateNested() @Type(() => PricingDef) pricing?: PricingDef;
   @IsOptional() @IsArray() @ArrayUnique((v: VenueDef) => v.venueId) @ValidateNested({ each: true }) @Type(() => VenueDef) venues?: VenueDef[];
   /** Relayer key balance floor on this chain (wei, integer string); overrides RELAYER_MIN_BALANCE_WEI. */
@@ -111,6 +129,8 @@ export class ChainDefinition {
    */
   @IsOptional() @IsInt() @Min(0) @Max(1000) confirmations?: number;
   @IsOptional() @IsArray() @ArrayUnique((d: DexDef) => d.key) @ValidateNested({ each: true }) @Type(() => DexDef) dexes?: DexDef[];
+  /** Most blocks per eth_getLogs call this chain's RPC accepts (default 2000); a refused range is retried smaller. */
+  @IsOptional() @IsInt() @Min(1) @Max(1_000_000) getLogsMaxRange?: number;
 }
 
 export class ChainsFile {

@@ -1,4 +1,4 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { FetchRequest, JsonRpcProvider, Network } from 'ethers';
 import { MetricsService } from '../../metrics';
 import { AppError } from '../../../common/errors/app-error';
@@ -6,6 +6,7 @@ import { registerProviderUrl } from '../../../common/evm/provider-url';
 import { AppConfig } from '../../../config/app-config';
 import { ChainDefinition } from './chain-definition';
 import { loadChainsFile } from './load-chains-file';
+import { mergeTokens, tokensFromList } from './token-list';
 import { MeteredJsonRpcProvider } from './metered-provider';
 
 const RETRIES_ON_429 = 1;
@@ -16,7 +17,7 @@ const RETRIES_ON_429 = 1;
  * chain is usable right now.
  */
 @Injectable()
-export class ChainRegistry implements OnModuleDestroy {
+export class ChainRegistry implements OnModuleInit, OnModuleDestroy {
   private readonly chains: Map<number, ChainDefinition>;
   private readonly providers = new Map<number, JsonRpcProvider>();
 
@@ -30,6 +31,23 @@ export class ChainRegistry implements OnModuleDestroy {
       if (chain.rpcUrl) registerProviderUrl(chain.rpcUrl);
       if (chain.exchangeApiUrl) registerProviderUrl(chain.exchangeApiUrl);
     }
+  }
+
+  /**
+   * Token lists join the chains' `tokens` before any other module starts (the modules that read
+   * tokens import this one, so Nest runs this hook first); an invalid list stops startup.
+   */
+  async onModuleInit(): Promise<void> {
+    await Promise.all(
+      this.all()
+        .filter((c) => c.tokenList)
+        .map(async (chain) => {
+          const listed = await tokensFromList(chain.tokenList as string, chain.chainId, this.config.CHAINS_FILE).catch((err: Error) => {
+            throw new Error(`CHAINS_FILE ${this.config.CHAINS_FILE}: ${err.message}`);
+          });
+          chain.tokens = mergeTokens(chain.tokens ?? [], listed);
+        }),
+    );
   }
 
   all(): ChainDefinition[] {

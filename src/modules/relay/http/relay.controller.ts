@@ -22,6 +22,8 @@ import { RegionResolver } from '../intake/region-resolver';
 /** What a submission can be refused with (interface.md, POST /api/submit-tx). */
 const SUBMIT_ERRORS = [
   'VALIDATION_001', 'VALIDATION_003', 'TRANSACTION_005', 'CHAIN_001', 'TRANSACTION_001', 'TRANSACTION_002', 'TRANSACTION_006', 'TRANSACTION_007', 'TRANSACTION_008', 'VALIDATION_002', 'USER_001', 'CHAIN_003', 'RESOURCE_004', 'RELAYER_001',
+  // No fresh native price (extensions.md, "Market data").
+  'CHAIN_004',
 ] as const;
 
 const REGION_HEADER = { name: 'X-Relay-Region', required: false, description: 'region pin; wins over the body region' };
@@ -89,7 +91,7 @@ export class RelayController {
     status: 201,
     type: QuoteResultDto,
     rateLimited: true,
-    errors: ['VALIDATION_001', 'VALIDATION_003', 'TRANSACTION_005', 'TRANSACTION_007', 'CHAIN_001', 'TRANSACTION_004', 'CHAIN_003'],
+    errors: ['VALIDATION_001', 'VALIDATION_003', 'TRANSACTION_005', 'TRANSACTION_007', 'CHAIN_001', 'TRANSACTION_004', 'CHAIN_003', 'CHAIN_004'],
   })
   quote(@CurrentCaller() caller: Caller, @Body() body: SubmitTxDto, @Req() req: Request) {
     if (body.transactionType === 'funding-signed') return this.fundingQuotes.quote(caller, body, this.regions.hintsOf(req));

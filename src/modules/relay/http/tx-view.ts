@@ -23,6 +23,7 @@ export function toTxRecord(tx: RelayTransactionEntity, options: { includeReceipt
     timestamp: tx.createdAt.toISOString(),
     latency: tx.latencyMs,
     costUSD: tx.costMicro === null ? null : microToUsd(tx.costMicro),
+    nativePriceUsd: tx.nativePriceUsd === null || tx.nativePriceUsd === undefined ? null : Number(tx.nativePriceUsd),
     retries: tx.retries,
     isAccountCharged: tx.isAccountCharged,
     transactionType: tx.transactionType,

@@ -47,7 +47,7 @@ export class Estimator {
     const [gasEstimate, fees, price] = await Promise.all([
       this.simulate(provider, call, req.gasLimit),
       this.fees(req),
-      this.pricing.nativeUsd(req.chain.chainId),
+      this.pricing.nativeUsd(req.chain.chainId, { valueWei: req.value }),
     ]);
     const gasLimit = req.gasLimit ?? (gasEstimate * BigInt(100 + this.config.RELAY_GAS_BUFFER_PERCENT)) / 100n;
     const gasCost = gasLimit * maxGasPrice(fees);

@@ -4,7 +4,7 @@ import { EntityManager } from 'typeorm';
 import { AccountCounters, LedgerService, LowBalanceMonitor } from '../../accounts';
 import { ChainRegistry } from '../../chains';
 import { MetricsService } from '../../metrics';
-import { PricingService } from '../../pricing';
+import { PricingService, recordedPrice } from '../../pricing';
 import { notificationFor, stagesOf, TxNotification, TxStatusPublisher } from '../../tx-events';
 import { confirmationsOf } from '../core/confirmations';
 import { weiToMicroUsd } from '../core/fees';
@@ -59,10 +59,11 @@ export class SettlementService {
     const m = move(cancellation ? 'failed' : minedStage(receipt.status), SENT);
     const revertReason = cancellation || receipt.status === 1 ? null : await this.revertReason(tx, receipt);
     // A mined cancellation sent nothing of the call: its gas is what the account pays.
-    const costMicro = await this.minedCost(cancellation ? { ...tx, value: '0' } : tx, receipt);
+    const { micro: costMicro, nativePriceUsd } = await this.minedCost(cancellation ? { ...tx, value: '0' } : tx, receipt);
     const fields: SettledFields = {
       executionTxHash: receipt.transactionHash,
       costMicro,
+      nativePriceUsd,
       isAccountCharged: true,
       receipt: receiptJson(receipt),
       revertReason,
@@ -139,8 +140,10 @@ export class SettlementService {
     return (await this.broadcasts.kindOf(receipt.transactionHash)) === 'cancel';
   }
 
-  private async minedCost(tx: Pick<RelayTransactionEntity, 'chainId' | 'transactionType' | 'value' | 'fundingCostWei'>, receipt: MinedReceipt): Promise<bigint> {
-    return this.toMicro(tx.chainId, minedCostWei(tx, receipt));
+  /** The mined cost in micro-USD and the native price it was converted at (the record's `nativePriceUsd`). */
+  private async minedCost(tx: Pick<RelayTransactionEntity, 'chainId' | 'transactionType' | 'value' | 'fundingCostWei'>, receipt: MinedReceipt): Promise<{ micro: bigint; nativePriceUsd: string }> {
+    const price = await this.pricing.nativeUsd(tx.chainId);
+    return { micro: weiToMicroUsd(minedCostWei(tx, receipt), price.usd, this.chains.get(tx.chainId).nativeCurrency.decimals), nativePriceUsd: recordedPrice(price) };
   }
 
   /**
@@ -150,9 +153,10 @@ export class SettlementService {
   async failUnsent(txId: string, error: string, reason: FailureReason = 'not_sent', from: readonly Stage[] = IN_FLIGHT): Promise<boolean> {
     const failed = await this.finish(txId, move('failed', from), null, async (tx) => {
       const spentWei = BigInt(tx.fundingCostWei);
-      const spentMicro = spentWei > 0n ? await this.toMicro(tx.chainId, spentWei) : 0n;
+      const price = spentWei > 0n ? await this.pricing.nativeUsd(tx.chainId) : null;
+      const spentMicro = price ? weiToMicroUsd(spentWei, price.usd, this.chains.get(tx.chainId).nativeCurrency.decimals) : 0n;
       return {
-        fields: { costMicro: spentMicro, isAccountCharged: spentMicro > 0n, error: error.slice(0, 1000), failureReason: reason },
+        fields: { costMicro: spentMicro, nativePriceUsd: price ? recordedPrice(price) : null, isAccountCharged: spentMicro > 0n, error: error.slice(0, 1000), failureReason: reason },
         chargedMicro: spentMicro,
         success: reason === 'cancelled' || reason === 'expired' ? null : false,
         charge: async (em, locked, counters) => {

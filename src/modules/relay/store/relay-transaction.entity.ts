@@ -148,6 +148,10 @@ export class RelayTransactionEntity {
   @Column({ name: 'cost_micro', type: 'bigint', nullable: true, transformer: bigintTransformer })
   costMicro: bigint | null;
 
+  /** The native USD price (decimal string) the settled cost was converted at. */
+  @Column({ name: 'native_price_usd', type: 'numeric', precision: 30, scale: 6, nullable: true })
+  nativePriceUsd: string | null;
+
   @Column({ name: 'is_account_charged', type: 'boolean', default: false })
   isAccountCharged: boolean;
 

@@ -35,7 +35,7 @@ export interface RaiseOutcome {
 }
 
 export type SettledFields = Pick<RelayTransactionEntity, 'executionTxHash' | 'costMicro' | 'isAccountCharged' | 'receipt' | 'revertReason' | 'error' | 'latencyMs' | 'failureReason'> &
-  Partial<Pick<RelayTransactionEntity, 'finalizedAt'>>;
+  Partial<Pick<RelayTransactionEntity, 'finalizedAt' | 'nativePriceUsd'>>;
 
 /** Every statement on `relay_transactions`; the ones that span tables are composed from the owning stores' fragments. */
 @Injectable()

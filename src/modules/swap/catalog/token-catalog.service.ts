@@ -55,8 +55,10 @@ export class TokenCatalog {
       logoUrl: chain.iconUrl ?? '',
     };
     const market = this.indexer.peek(chain.chainId) ?? (await this.indexer.market(chain.chainId).catch(() => null));
+    // The market also holds tokens only discovered in pools (route hops); the catalog is the configured ones.
+    const configured = new Set((chain.tokens ?? []).map((t) => t.address.toLowerCase()));
     const erc20s = market
-      ? [...market.tokens.values()]
+      ? [...market.tokens.values()].filter((t) => configured.has(t.address))
       : (chain.tokens ?? []).map((t) => ({ chainId: chain.chainId, address: t.address.toLowerCase(), symbol: t.symbol, name: t.name, decimals: t.decimals, logoUrl: t.logoUrl ?? '' }));
     return [native, ...erc20s];
   }

@@ -1,4 +1,4 @@
-import { Interface, JsonRpcProvider, ZeroAddress, id } from 'ethers';
+import { Interface, JsonRpcProvider, ZeroAddress, id, toQuantity } from 'ethers';
 import type { V3Tick } from '../domain/types';
 
 const ERC20 = new Interface(['function name() view returns (string)', 'function symbol() view returns (string)', 'function decimals() view returns (uint8)']);
@@ -19,6 +19,11 @@ const V3_POOL = new Interface([
   'event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick)',
   'event Mint(address sender, address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)',
   'event Burn(address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)',
+]);
+
+/** Uniswap V3 periphery's TickLens: one call per bitmap word gives its initialized ticks. */
+const TICK_LENS = new Interface([
+  'function getPopulatedTicksInWord(address pool, int16 tickBitmapIndex) view returns (tuple(int24 tick, int128 liquidityNet, uint128 liquidityGross)[] populatedTicks)',
 ]);
 
 export const SYNC_TOPIC = id('Sync(uint112,uint112)');
@@ -66,7 +71,7 @@ export class ChainReader {
    * A V3 pool's swap state: price, tick, active liquidity, spacing, and every initialized tick
    * (the tick bitmap scanned over the whole tick range, in JSON-RPC batches, then ticks()).
    */
-  async v3State(pool: string): Promise<{ sqrtPriceX96: bigint; tick: number; liquidity: bigint; tickSpacing: number; ticks: V3Tick[] }> {
+  async v3State(pool: string, tickLens?: string): Promise<{ sqrtPriceX96: bigint; tick: number; liquidity: bigint; tickSpacing: number; ticks: V3Tick[] }> {
     const read = async (fn: string, args: unknown[] = []) => V3_POOL.decodeFunctionResult(fn, await this.provider.call({ to: pool, data: V3_POOL.encodeFunctionData(fn, args) }));
     const [slot0, liquidity, spacing] = await Promise.all([read('slot0'), read('liquidity'), read('tickSpacing')]);
     const tickSpacing = Number(spacing[0]);
@@ -75,6 +80,15 @@ export class ChainReader {
     const words: number[] = [];
     for (let w = minWord; w <= maxWord; w++) words.push(w);
     const bitmaps = await this.batchCalls(words.map((w) => ({ to: pool, data: V3_POOL.encodeFunctionData('tickBitmap', [w]) })));
+    if (tickLens) {
+      // TickLens: one call per initialized word instead of one ticks() call per initialized tick.
+      const populated = words.filter((_, k) => BigInt(bitmaps[k]) !== 0n);
+      const answers = await this.batchCalls(populated.map((w) => ({ to: tickLens, data: TICK_LENS.encodeFunctionData('getPopulatedTicksInWord', [pool, w]) })));
+      const ticks = answers.flatMap((raw) =>
+        (TICK_LENS.decodeFunctionResult('getPopulatedTicksInWord', raw)[0] as Array<[bigint, bigint, bigint]>).map((t) => ({ index: Number(t[0]), liquidityNet: BigInt(t[1]), liquidityGross: BigInt(t[2]) })),
+      );
+      return { sqrtPriceX96: BigInt(slot0[0] as bigint), tick: Number(slot0[1]), liquidity: BigInt(liquidity[0] as bigint), tickSpacing, ticks: ticks.sort((a, b) => a.index - b.index) };
+    }
     const indexes: number[] = [];
     bitmaps.forEach((raw, k) => {
       let bits = BigInt(raw);
@@ -88,8 +102,68 @@ export class ChainReader {
     return { sqrtPriceX96: BigInt(slot0[0] as bigint), tick: Number(slot0[1]), liquidity: BigInt(liquidity[0] as bigint), tickSpacing, ticks: ticks.sort((a, b) => a.index - b.index) };
   }
 
+  /** Reserves of many V2 pairs in JSON-RPC batches, in order. */
+  async reservesMany(pairs: string[]): Promise<Array<[bigint, bigint]>> {
+    const raw = await this.batchCalls(pairs.map((to) => ({ to, data: PAIR.encodeFunctionData('getReserves') })));
+    return raw.map((r) => {
+      const [r0, r1] = PAIR.decodeFunctionResult('getReserves', r) as unknown as [bigint, bigint];
+      return [r0, r1];
+    });
+  }
+
+  /** Name, symbol and decimals of many tokens in JSON-RPC batches; null for a token that does not answer all three. */
+  async tokenMetadataMany(addresses: string[]): Promise<Array<{ name: string; symbol: string; decimals: number } | null>> {
+    const fns = ['name', 'symbol', 'decimals'] as const;
+    const raw = await this.batchCalls(addresses.flatMap((to) => fns.map((fn) => ({ to, data: ERC20.encodeFunctionData(fn) }))), true);
+    return addresses.map((_, i) => {
+      try {
+        const [name, symbol, decimals] = fns.map((fn, k) => ERC20.decodeFunctionResult(fn, raw[i * 3 + k] ?? '0x')[0] as unknown);
+        const d = Number(decimals);
+        return d >= 0 && d <= 255 ? { name: String(name), symbol: String(symbol), decimals: d } : null;
+      } catch {
+        return null;
+      }
+    });
+  }
+
+  /**
+   * What discovery needs from [fromBlock, toBlock], in one eth_getLogs: creation events of
+   * `factories` (V3 ones with their tick spacing) and every V3 Mint (the caller keeps those of
+   * its pools: the tick bitmap words they touch). No address filter, so pools created in the same
+   * range are covered; a provider refusing the size gets the range halved (readInRanges).
+   */
+  async discoveryLogs(fromBlock: number, toBlock: number, factories: string[]): Promise<DiscoveryLog[]> {
+    const logs = (await this.provider.send('eth_getLogs', [{ fromBlock: toQuantity(fromBlock), toBlock: toQuantity(toBlock), topics: [[PAIR_CREATED_TOPIC, POOL_CREATED_TOPIC, V3_TOPICS.mint]] }])) as Array<{ address: string; topics: string[]; data: string; blockNumber: string }>;
+    const wanted = new Set(factories);
+    return logs.flatMap((log): DiscoveryLog[] => {
+      const address = log.address.toLowerCase();
+      const block = Number(BigInt(log.blockNumber));
+      if (log.topics[0] === V3_TOPICS.mint) {
+        const parsed = V3_POOL.decodeEventLog('Mint', log.data, log.topics);
+        return [{ kind: 'mint', pool: address, tickLower: Number(parsed[2]), tickUpper: Number(parsed[3]), block }];
+      }
+      if (!wanted.has(address)) return [];
+      return [{ ...decodeCreation(address, log.topics, log.data), block }];
+    });
+  }
+
+  /** A V3 pool's state with its ticks from TickLens for the given bitmap words only (no bitmap scan). */
+  async v3StateInWords(pool: string, tickLens: string, words: number[]): Promise<{ sqrtPriceX96: bigint; tick: number; liquidity: bigint; tickSpacing: number; ticks: V3Tick[] }> {
+    const read = async (fn: string) => V3_POOL.decodeFunctionResult(fn, await this.provider.call({ to: pool, data: V3_POOL.encodeFunctionData(fn) }));
+    const [slot0, liquidity, spacing, answers] = await Promise.all([
+      read('slot0'),
+      read('liquidity'),
+      read('tickSpacing'),
+      this.batchCalls(words.map((w) => ({ to: tickLens, data: TICK_LENS.encodeFunctionData('getPopulatedTicksInWord', [pool, w]) }))),
+    ]);
+    const ticks = answers.flatMap((raw) =>
+      (TICK_LENS.decodeFunctionResult('getPopulatedTicksInWord', raw)[0] as Array<[bigint, bigint, bigint]>).map((t) => ({ index: Number(t[0]), liquidityNet: BigInt(t[1]), liquidityGross: BigInt(t[2]) })),
+    );
+    return { sqrtPriceX96: BigInt(slot0[0] as bigint), tick: Number(slot0[1]), liquidity: BigInt(liquidity[0] as bigint), tickSpacing: Number(spacing[0]), ticks: ticks.sort((a, b) => a.index - b.index) };
+  }
+
   /** eth_calls in JSON-RPC batches (one HTTP request per BITMAP_BATCH calls), results in order. */
-  private async batchCalls(calls: Array<{ to: string; data: string }>): Promise<string[]> {
+  private async batchCalls(calls: Array<{ to: string; data: string }>, tolerant = false): Promise<string[]> {
     const out: string[] = [];
     for (let i = 0; i < calls.length; i += BITMAP_BATCH) {
       const chunk = calls.slice(i, i + BITMAP_BATCH);
@@ -98,7 +172,13 @@ export class ChainReader {
       const byId = new Map(results.map((r) => [Number(r.id), r]));
       for (let k = 0; k < chunk.length; k++) {
         const r = byId.get(k + 1) as { result?: string; error?: { message?: string } } | undefined;
-        if (!r || typeof r.result !== 'string') throw new Error(`eth_call batch failed: ${r?.error?.message ?? 'no result'}`);
+        if (!r || typeof r.result !== 'string') {
+          if (tolerant) {
+            out.push('0x');
+            continue;
+          }
+          throw new Error(`eth_call batch failed: ${r?.error?.message ?? 'no result'}`);
+        }
         out.push(r.result);
       }
     }
@@ -129,14 +209,7 @@ export class ChainReader {
         const [reserve0, reserve1] = PAIR.decodeEventLog('Sync', log.data, log.topics) as unknown as [bigint, bigint];
         return { kind: 'sync', address, reserve0, reserve1 };
       }
-      if (topic === PAIR_CREATED_TOPIC) {
-        const parsed = FACTORY.decodeEventLog('PairCreated', log.data, log.topics);
-        return { kind: 'created', factory: address, token0: String(parsed[0]).toLowerCase(), token1: String(parsed[1]).toLowerCase(), pair: String(parsed[2]).toLowerCase() };
-      }
-      if (topic === POOL_CREATED_TOPIC) {
-        const parsed = V3_FACTORY.decodeEventLog('PoolCreated', log.data, log.topics);
-        return { kind: 'created', factory: address, token0: String(parsed[0]).toLowerCase(), token1: String(parsed[1]).toLowerCase(), pair: String(parsed[4]).toLowerCase(), fee: Number(parsed[2]) };
-      }
+      if (topic === PAIR_CREATED_TOPIC || topic === POOL_CREATED_TOPIC) return decodeCreation(address, [...log.topics], log.data);
       if (topic === V3_TOPICS.swap || topic === V3_TOPICS.initialize) {
         const swap = topic === V3_TOPICS.swap;
         const parsed = V3_POOL.decodeEventLog(swap ? 'Swap' : 'Initialize', log.data, log.topics);
@@ -152,10 +225,28 @@ export class ChainReader {
   }
 }
 
+function decodeCreation(factory: string, topics: string[], data: string): Extract<PoolEvent, { kind: 'created' }> {
+  if (topics[0] === PAIR_CREATED_TOPIC) {
+    const parsed = FACTORY.decodeEventLog('PairCreated', data, topics);
+    return { kind: 'created', factory, token0: String(parsed[0]).toLowerCase(), token1: String(parsed[1]).toLowerCase(), pair: String(parsed[2]).toLowerCase() };
+  }
+  const parsed = V3_FACTORY.decodeEventLog('PoolCreated', data, topics);
+  return { kind: 'created', factory, token0: String(parsed[0]).toLowerCase(), token1: String(parsed[1]).toLowerCase(), pair: String(parsed[4]).toLowerCase(), fee: Number(parsed[2]), tickSpacing: Number(parsed[3]) };
+}
+
+/** The tick bitmap word holding `tick` (TickBitmap.position: the compressed tick's high bits). */
+export function bitmapWord(tick: number, tickSpacing: number): number {
+  return Math.floor(tick / tickSpacing) >> 8;
+}
+
+export type DiscoveryLog =
+  | (Extract<PoolEvent, { kind: 'created' }> & { block: number })
+  | { kind: 'mint'; pool: string; tickLower: number; tickUpper: number; block: number };
+
 export type PoolEvent =
   | { kind: 'sync'; address: string; reserve0: bigint; reserve1: bigint }
-  /** V2 PairCreated or V3 PoolCreated (with its fee). */
-  | { kind: 'created'; factory: string; token0: string; token1: string; pair: string; fee?: number }
+  /** V2 PairCreated or V3 PoolCreated (with its fee and tick spacing). */
+  | { kind: 'created'; factory: string; token0: string; token1: string; pair: string; fee?: number; tickSpacing?: number }
   /** V3 Swap (liquidity after it) or Initialize (liquidity unchanged: null). */
   | { kind: 'v3-price'; address: string; sqrtPriceX96: bigint; tick: number; liquidity: bigint | null }
   /** V3 Mint (positive) or Burn (negative) of a position's liquidity. */

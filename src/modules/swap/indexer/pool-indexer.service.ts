@@ -4,15 +4,18 @@ import { AppConfig } from '../../../config/app-config';
 import { ChainDefinition } from '../../chains';
 import { ChainRegistry } from '../../chains';
 import { PricingService } from '../../pricing';
-import type { DexProvider, PoolState, TokenInfo } from '../domain/types';
+import type { DexProvider, PoolState, TokenInfo, V3PoolState } from '../domain/types';
 import { type ChainMarket, reindex } from './chain-market';
 import { ChainReader, V3_FEE_TIERS } from './chain-reader';
 import { v3Pool, withPosition, withPrice } from '../domain/v3-state';
+import { PoolDiscovery } from './pool-discovery.service';
 import { PoolSnapshotStore } from './pool-snapshot.store';
 import { ProviderCallError } from '../../../common/evm/provider-error';
 
 /** A getLogs range larger than this is not worth it: re-read everything instead. */
 const MAX_LOG_RANGE = 2_000;
+/** V3 pools whose state (slot0, liquidity, ticks) is read at once when a chain loads. */
+const V3_READ_CONCURRENCY = 8;
 /** After a failed load, requests fail fast (CHAIN_003) for this long before one tries again. */
 const RETRY_LOAD_AFTER_MS = 5_000;
 
@@ -44,6 +47,7 @@ export class PoolIndexer implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly config: AppConfig,
     private readonly snapshots: PoolSnapshotStore,
     private readonly pricing: PricingService,
+    private readonly discovery: PoolDiscovery,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -121,13 +125,58 @@ export class PoolIndexer implements OnApplicationBootstrap, OnModuleDestroy {
       const market = reindex({ chainId: chain.chainId, wrappedNative, providers, ...stored });
       return this.catchUp(chain, reader, market);
     }
-    const [tokens, gasPrice] = await Promise.all([this.readTokens(chain, reader), reader.gasPrice()]);
-    const pools = await this.discoverPools(reader, providers, [...tokens.keys()]);
-    const market = reindex({ chainId: chain.chainId, wrappedNative, providers, tokens, pools, gasPrice, block: head });
-    this.logger.log(`chain ${chain.chainId}: ${tokens.size} tokens, ${pools.size} pools across ${providers.length} DEXes`);
+    const market = await this.loadFresh(chain, reader, head);
+    this.logger.log(`chain ${chain.chainId}: ${market.tokens.size} tokens, ${market.pools.size} pools across ${providers.length} DEXes`);
     void this.snapshots.save(market, this.configHash(chain));
     this.warmPrice(chain.chainId);
     return market;
+  }
+
+  /**
+   * The chain read at `head`: DEXes with `fromBlock` from their creation events (indexed from
+   * where PostgreSQL says the last start stopped) and their stored pools' state; the others by
+   * looking up every catalog token pair.
+   */
+  private async loadFresh(chain: ChainDefinition, reader: ChainReader, head: number): Promise<ChainMarket> {
+    const providers = this.providersOf(chain);
+    const discovering = new Set(this.discovery.dexesOf(chain).map((d) => d.key));
+    await this.discovery.sync(chain, reader, head);
+    const [tokens, gasPrice, stored] = await Promise.all([this.readTokens(chain, reader), reader.gasPrice(), this.discovery.stored(chain)]);
+    const catalog = [...tokens.keys()];
+    // Configured metadata wins over what discovery read for the same address.
+    for (const t of stored.tokens) if (!tokens.has(t.address)) tokens.set(t.address, t);
+    const pools = await this.discoverPools(reader, providers.filter((p) => !discovering.has(p.key)), catalog, chain);
+    const found = stored.pools.filter((p) => tokens.has(p.token0) && tokens.has(p.token1));
+    for (const pool of await this.readPools(reader, chain, providers, found)) pools.set(pool.address, pool);
+    return reindex({ chainId: chain.chainId, wrappedNative: chain.contracts?.weth?.toLowerCase() ?? null, providers, tokens, pools, gasPrice, block: head });
+  }
+
+  /** The current state of known pools: V2 reserves in JSON-RPC batches, V3 pools a few at a time. */
+  private async readPools(
+    reader: ChainReader,
+    chain: ChainDefinition,
+    providers: DexProvider[],
+    found: Array<{ address: string; dexKey: string; token0: string; token1: string; fee: number | null; tickSpacing: number | null; tickWords: number[] }>,
+  ): Promise<PoolState[]> {
+    const byKey = new Map(providers.map((p) => [p.key, p]));
+    const v2 = found.filter((p) => byKey.get(p.dexKey)?.type === 'uniswap-v2');
+    const v3 = found.filter((p) => byKey.get(p.dexKey)?.type === 'uniswap-v3' && p.fee !== null);
+    const reserves = await reader.reservesMany(v2.map((p) => p.address));
+    const out: PoolState[] = v2.map((p, i) => ({ kind: 'v2', address: p.address, provider: byKey.get(p.dexKey) as DexProvider, token0: p.token0, token1: p.token1, reserve0: reserves[i][0], reserve1: reserves[i][1] }));
+    for (let i = 0; i < v3.length; i += V3_READ_CONCURRENCY) {
+      const states = await Promise.all(
+        v3.slice(i, i + V3_READ_CONCURRENCY).map(async (p) => {
+          const base = { address: p.address, provider: byKey.get(p.dexKey) as DexProvider, token0: p.token0, token1: p.token1, fee: p.fee as number };
+          const lens = chain.contracts?.tickLens;
+          // Discovery knows the words its positions touched: TickLens for those, no bitmap scan.
+          if (lens && p.tickSpacing !== null) return v3Pool(base, await reader.v3StateInWords(p.address, lens, p.tickWords));
+          return this.readV3Pool(reader, chain, base);
+        }),
+      );
+      // A pool not initialized yet has no price and zero reserves: its Initialize event brings them.
+      out.push(...states);
+    }
+    return out;
   }
 
   /** Configured tokens with their on-chain name, symbol and decimals (the chain wins; config fills in when a read fails). */
@@ -149,7 +198,7 @@ export class PoolIndexer implements OnApplicationBootstrap, OnModuleDestroy {
     return new Map(tokens.map((t) => [t.address, t]));
   }
 
-  private async discoverPools(reader: ChainReader, providers: DexProvider[], tokens: string[]): Promise<Map<string, PoolState>> {
+  private async discoverPools(reader: ChainReader, providers: DexProvider[], tokens: string[], chain?: ChainDefinition): Promise<Map<string, PoolState>> {
     const lookups: Array<Promise<PoolState | null>> = [];
     for (const provider of providers) {
       for (let i = 0; i < tokens.length; i++) {
@@ -157,7 +206,7 @@ export class PoolIndexer implements OnApplicationBootstrap, OnModuleDestroy {
           const [token0, token1] = tokens[i] < tokens[j] ? [tokens[i], tokens[j]] : [tokens[j], tokens[i]];
           if (provider.type === 'uniswap-v3') {
             for (const fee of V3_FEE_TIERS) {
-              lookups.push(reader.getV3Pool(provider.factory, token0, token1, fee).then((address) => (address ? this.readV3Pool(reader, { address, provider, token0, token1, fee }) : null)));
+              lookups.push(reader.getV3Pool(provider.factory, token0, token1, fee).then((address) => (address ? this.readV3Pool(reader, chain, { address, provider, token0, token1, fee }) : null)));
             }
             continue;
           }
@@ -175,8 +224,9 @@ export class PoolIndexer implements OnApplicationBootstrap, OnModuleDestroy {
     return new Map(pools.map((p) => [p.address, p]));
   }
 
-  private async readV3Pool(reader: ChainReader, base: { address: string; provider: DexProvider; token0: string; token1: string; fee: number }): Promise<PoolState> {
-    return v3Pool(base, await reader.v3State(base.address));
+  /** Ticks through the chain's TickLens (`contracts.tickLens`) when it has one. */
+  private async readV3Pool(reader: ChainReader, chain: ChainDefinition | undefined, base: { address: string; provider: DexProvider; token0: string; token1: string; fee: number }): Promise<V3PoolState> {
+    return v3Pool(base, await reader.v3State(base.address, chain?.contracts?.tickLens));
   }
 
   private schedule(chain: ChainDefinition, follower: Follower): void {
@@ -201,20 +251,23 @@ export class PoolIndexer implements OnApplicationBootstrap, OnModuleDestroy {
     const head = await reader.blockNumber();
     this.warmPrice(chain.chainId);
     if (head <= market.block) return market;
-    if (head - market.block > MAX_LOG_RANGE) {
-      const pools = await this.discoverPools(reader, market.providers, [...market.tokens.keys()]);
-      return this.publish(chain, reindex({ ...market, pools, gasPrice: await reader.gasPrice(), block: head }));
-    }
+    if (head - market.block > MAX_LOG_RANGE) return this.publish(chain, await this.loadFresh(chain, reader, head));
     const addresses = [...market.pools.keys(), ...market.providers.map((p) => p.factory)];
     const [events, gasPrice] = await Promise.all([reader.poolEvents(market.block + 1, head, addresses), reader.gasPrice()]);
+    const discovering = new Set(this.discovery.dexesOf(chain).map((d) => d.factory.toLowerCase()));
+    // Pools of discovery DEXes are recorded (whatever their tokens) and the DEXes' cursors move to the head.
+    const mints = events.flatMap((e) => (e.kind === 'v3-position' && e.liquidityDelta > 0n ? [{ kind: 'mint' as const, pool: e.address, tickLower: e.tickLower, tickUpper: e.tickUpper }] : []));
+    const recorded = discovering.size > 0 ? await this.discovery.record(chain, reader, events.filter((e) => e.kind === 'created'), head, mints) : { pools: [], tokens: [] };
     // Nothing traded: the graph and prices stand; only the gas price may have moved.
     if (events.length === 0) return { ...market, gasPrice, block: head };
+    const tokens = recorded.tokens.length > 0 ? new Map(market.tokens) : market.tokens;
+    for (const t of recorded.tokens) if (!tokens.has(t.address)) tokens.set(t.address, t);
     const pools = new Map(market.pools);
     const created: Array<{ address: string; provider: DexProvider; token0: string; token1: string; fee?: number }> = [];
     for (const event of events) {
       if (event.kind === 'created') {
         const provider = market.providers.find((p) => p.factory === event.factory);
-        if (provider && market.tokens.has(event.token0) && market.tokens.has(event.token1) && !pools.has(event.pair)) {
+        if (provider && tokens.has(event.token0) && tokens.has(event.token1) && !pools.has(event.pair)) {
           created.push({ address: event.pair, provider, token0: event.token0, token1: event.token1, fee: event.fee });
         }
         continue;
@@ -229,13 +282,15 @@ export class PoolIndexer implements OnApplicationBootstrap, OnModuleDestroy {
     // state directly (later events arrive with the next blocks' logs).
     for (const pool of created) {
       if (pool.provider.type === 'uniswap-v3' && pool.fee !== undefined) {
-        pools.set(pool.address, await this.readV3Pool(reader, { ...pool, fee: pool.fee }));
+        const v3 = await this.readV3Pool(reader, chain, { ...pool, fee: pool.fee });
+        pools.set(pool.address, v3);
+        if (discovering.has(pool.provider.factory)) await this.discovery.recordTicks(chain.chainId, v3);
       } else {
         const [reserve0, reserve1] = await reader.getReserves(pool.address);
         pools.set(pool.address, { kind: 'v2', ...pool, reserve0, reserve1 });
       }
     }
-    return this.publish(chain, reindex({ ...market, pools, gasPrice, block: head }));
+    return this.publish(chain, reindex({ ...market, tokens, pools, gasPrice, block: head }));
   }
 
   private publish(chain: ChainDefinition, market: ChainMarket): ChainMarket {

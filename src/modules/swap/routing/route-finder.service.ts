@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AppError } from '../../../common/errors/app-error';
 import { PricingService } from '../../pricing';
 import { EXECUTOR_GAS, estimateSwapGas, hopGas } from '../domain/gas-model';
 import { DEFAULT_PATH_SEARCH, rankPaths, type PathSearchOptions, type RankedPath } from '../domain/path-search';
@@ -52,10 +53,14 @@ export class RouteFinder {
 
   async findRoutes(request: RouteRequest): Promise<FoundRoutes> {
     const market = await this.indexer.market(request.chainId);
+    // No fresh native price at all is CHAIN_004 (503), as for relay quotes; any other failure only leaves the USD figures out.
     const nativeUsd = await this.pricing
       .nativeUsd(request.chainId)
       .then((p) => p.usd)
-      .catch(() => null);
+      .catch((err: unknown) => {
+        if (err instanceof AppError && err.code === 'CHAIN_004') throw err;
+        return null;
+      });
     const tokenIn = this.routeToken(market, request.tokenIn);
     const tokenOut = this.routeToken(market, request.tokenOut);
     if (!tokenIn || !tokenOut || tokenIn === tokenOut || request.amountIn <= 0n) return { market, candidates: [] };

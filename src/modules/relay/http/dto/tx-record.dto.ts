@@ -47,6 +47,7 @@ export class TxRecordDto {
   @ApiProperty({ format: 'date-time' }) timestamp: string;
   @ApiProperty({ type: Number, nullable: true, description: 'milliseconds from acceptance to the terminal status' }) latency: number | null;
   @ApiProperty({ type: Number, nullable: true }) costUSD: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'the native currency USD price the settled cost was converted at' }) nativePriceUsd: number | null;
   @ApiProperty() retries: number;
   @ApiProperty() isAccountCharged: boolean;
   @ApiProperty({ enum: TRANSACTION_TYPES }) transactionType: string;
