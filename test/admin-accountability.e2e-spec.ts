@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { adminAuth, createAccount, createTestApp, ISO_MS, TestApp } from './support/test-app';
-import { TEST_ADMIN_TOKEN, testEnv } from './support/test-env';
+import { productionEnv, TEST_ADMIN_TOKEN, testEnv } from './support/test-env';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..');
@@ -104,13 +104,13 @@ describe('approval webhooks are https outside the local stack', () => {
     (await t.app.get(DataSource).query('SELECT approval_webhook_url AS url FROM accounts WHERE address = $1', [address.toLowerCase()]))[0]?.url ?? null;
 
   it('production refuses an http approval webhook with 400 VALIDATION_001 (REST and CLI) and keeps https', async () => {
-    const t = await createTestApp({ env: { NODE_ENV: 'production' } });
+    const t = await createTestApp({ env: productionEnv() });
     try {
       const { address } = await createAccount(t);
       const refused = await limits(t, address, 'http://approver.example.com/hook').expect(400);
       expect(refused.body).toMatchObject({ success: false, error: { code: 'VALIDATION_001', message: expect.stringMatching(/https/) } });
       expect(await storedUrl(t, address)).toBeNull();
-      const viaCli = await cli(['accounts', 'limits', '--address', address, '--approval-webhook', 'http://approver.example.com/hook', '--approval-secret', APPROVAL_SECRET], { NODE_ENV: 'production' });
+      const viaCli = await cli(['accounts', 'limits', '--address', address, '--approval-webhook', 'http://approver.example.com/hook', '--approval-secret', APPROVAL_SECRET], productionEnv());
       expect(viaCli.code).toBe(1);
       expect(viaCli.stderr).toMatch(/VALIDATION_001: approvalWebhook.url must be https/);
       expect(await storedUrl(t, address)).toBeNull();
@@ -123,7 +123,7 @@ describe('approval webhooks are https outside the local stack', () => {
   });
 
   it('allows http with APPROVAL_WEBHOOK_ALLOW_HTTP in production, and in test and development', async () => {
-    for (const env of [{ NODE_ENV: 'production', APPROVAL_WEBHOOK_ALLOW_HTTP: 'true' }, { NODE_ENV: 'test' }, { NODE_ENV: 'development' }]) {
+    for (const env of [{ ...productionEnv(), APPROVAL_WEBHOOK_ALLOW_HTTP: 'true' }, { NODE_ENV: 'test' }, { NODE_ENV: 'development' }]) {
       const t = await createTestApp({ env });
       try {
         const { address } = await createAccount(t);

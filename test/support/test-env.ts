@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC, DEV_TREASURY_PATH } from '../../scripts/local-stack/dev-keys';
+import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC, DEV_TREASURY_PATH, devTreasuryKey } from '../../scripts/local-stack/dev-keys';
 
 /** Where the integration tier keeps its chains and state; separate from `npm start`'s ports and database. */
 export const TEST_STATE_DIR = join(__dirname, '..', '..', '.local', 'test');
@@ -44,4 +44,12 @@ export function testEnv(): Record<string, string> {
     PUBLIC_RATE_LIMIT_PER_MINUTE: '100000',
     ADMIN_RATE_LIMIT_PER_MINUTE: '100000',
   };
+}
+
+/**
+ * What a test app needs on top of testEnv() to start as production: a public origin for wallet
+ * login and the treasury as a key of its own (a path on the relayer mnemonic is refused there).
+ */
+export function productionEnv(): Record<string, string> {
+  return { NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://relay.example.com', RELAYER_TREASURY_PATH: '', RELAYER_TREASURY_KEY: devTreasuryKey() };
 }
