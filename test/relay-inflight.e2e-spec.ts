@@ -175,7 +175,15 @@ describe('relay: bounded in-flight transactions per relayer key', () => {
     proxy.refusals = 0;
     const { rows, recipients, maxInPool, ids, dataSource } = await burst(30, 250);
     expect(proxy.refusals).toBeGreaterThan(0);
-    expect(rows.filter((r) => r.status !== 'EXECUTED').map((r) => `${r.id} ${r.status} ${String(r.error)}`)).toEqual([]);
+    // What a stuck row was waiting for: its key, nonce and stage, and the key's lowest nonce still PENDING on the chain (another spec's row).
+    const stuck = rows.filter((r) => r.status !== 'EXECUTED').map((r) => r.id);
+    const detail: Array<{ id: string; stage: string; sender: string | null; nonce: string | null; lowest: string | null }> = stuck.length
+      ? await dataSource.query(
+          `SELECT t.id, t.stage, t.sender, t.nonce::text AS nonce, (SELECT min(o.nonce)::text FROM relay_transactions o WHERE o.chain_id = 84532 AND o.sender = t.sender AND o.status = 'PENDING') AS lowest FROM relay_transactions t WHERE t.id = ANY($1)`,
+          [stuck],
+        )
+      : [];
+    expect(detail.map((d) => `${d.id} ${d.stage} ${d.sender} nonce ${d.nonce} (lowest pending of the key ${d.lowest})`)).toEqual([]);
     expect(maxInPool).toBeLessThanOrEqual(3);
     await assertExactlyOnce(recipients);
     const [{ retries }] = await dataSource.query(`SELECT coalesce(sum(retries), 0)::int AS retries FROM relay_transactions WHERE id IN ('${ids.join("','")}')`);
