@@ -98,7 +98,9 @@ describe('fee raises', () => {
     const h = harness(() => t);
 
     beforeAll(async () => {
-      t = await createTestApp({ env: { RELAYER_KEYS_PER_REGION: '1', APPROVAL_TIMEOUT_MS: '1000' } });
+      // No fee cache: a quote and the submission after it read the same market (a cached read from
+      // before an earlier test's mined speed-up priced the quote up to 1 s staler than the submission).
+      t = await createTestApp({ env: { RELAYER_KEYS_PER_REGION: '1', APPROVAL_TIMEOUT_MS: '1000', RELAY_FEE_CACHE_MS: '0' } });
       receiver = await WebhookReceiver.start();
     });
     afterEach(async () => {
