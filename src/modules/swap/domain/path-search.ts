@@ -6,9 +6,12 @@ export interface PathSearchOptions {
   /** Longest path, in hops (the issue: up to 3). */
   maxHops: number;
   /**
-   * Pools expanded per intermediate token, deepest first. The last hop always considers every
-   * pool into tokenOut, and the first every pool out of tokenIn, so a direct or shallow route is
-   * never missed; this bounds the middle of the search, which is what explodes on big graphs.
+   * Pools expanded per intermediate token, deepest first, where the path could still go on for
+   * two hops or more (only with maxHops > 3). The first hop considers every pool out of tokenIn,
+   * the last every pool into tokenOut, and the hop before the last every pool towards a token
+   * that has a pool into tokenOut (no other pool there can end a path): so with 3 hops every
+   * path is walked, and a hub in the middle (USDC with thousands of pools) costs one set lookup
+   * per pool, not a walk of each.
    */
   fanOut: number;
 }
@@ -27,16 +30,18 @@ export function findPaths(graph: PoolGraph, tokenIn: string, tokenOut: string, o
     paths.push({ hops: pools.map((pool, i) => ({ pool, tokenIn: tokens[i], tokenOut: i + 1 < tokens.length ? tokens[i + 1] : tokenOut })) });
   };
 
+  const closes = closingTokens(graph, tokenOut);
   const walk = (token: string, depth: number): void => {
     // Close the path into tokenOut from here (all pools of the pair).
     for (const pool of graph.byPair.get(pairKey(token, tokenOut)) ?? []) emit(pool);
     if (depth + 1 >= options.maxHops) return;
     const candidates = graph.byToken.get(token) ?? [];
-    const limit = depth === 0 ? candidates.length : Math.min(candidates.length, options.fanOut);
+    const beforeLast = depth + 2 === options.maxHops;
+    const limit = depth === 0 || beforeLast ? candidates.length : Math.min(candidates.length, options.fanOut);
     for (let i = 0; i < limit; i++) {
       const pool = candidates[i];
       const next = otherToken(pool, token);
-      if (next === tokenOut || visited.has(next)) continue;
+      if (next === tokenOut || visited.has(next) || (beforeLast && !closes.has(next))) continue;
       visited.add(next);
       stack.push(pool);
       tokens.push(next);
@@ -49,6 +54,18 @@ export function findPaths(graph: PoolGraph, tokenIn: string, tokenOut: string, o
 
   if (tokenIn !== tokenOut) walk(tokenIn, 0);
   return paths;
+}
+
+/** Tokens with a pool into tokenOut, each with those pools. */
+function closingTokens(graph: PoolGraph, tokenOut: string): Map<string, PoolState[]> {
+  const closing = new Map<string, PoolState[]>();
+  for (const pool of graph.byToken.get(tokenOut) ?? []) {
+    const other = otherToken(pool, tokenOut);
+    const list = closing.get(other);
+    if (list) list.push(pool);
+    else closing.set(other, [pool]);
+  }
+  return closing;
 }
 
 export function poolsOf(path: Path): string[] {
@@ -111,13 +128,7 @@ export function rankPaths(graph: PoolGraph, tokenIn: string, tokenOut: string, a
     return floatSwap(st, freshStateInto(st, state), token === pool.token0, x, false);
   };
   // Pools into tokenOut by their other token: the closing hop without building pair keys per step.
-  const closing = new Map<string, PoolState[]>();
-  for (const pool of graph.byToken.get(tokenOut) ?? []) {
-    const other = otherToken(pool, tokenOut);
-    const list = closing.get(other);
-    if (list) list.push(pool);
-    else closing.set(other, [pool]);
-  }
+  const closing = closingTokens(graph, tokenOut);
   const materialize = (last: PoolState, full: number, slice: number) => (): RankedPath => {
     const pools = [...stack, last];
     return { full, slice, path: { hops: pools.map((pool, i) => ({ pool, tokenIn: tokens[i], tokenOut: i + 1 < tokens.length ? tokens[i + 1] : tokenOut })) } };
@@ -141,11 +152,12 @@ export function rankPaths(graph: PoolGraph, tokenIn: string, tokenOut: string, a
     }
     if (depth + 1 >= options.maxHops) return;
     const candidates = graph.byToken.get(token) ?? [];
-    const limit = depth === 0 ? candidates.length : Math.min(candidates.length, options.fanOut);
+    const beforeLast = depth + 2 === options.maxHops;
+    const limit = depth === 0 || beforeLast ? candidates.length : Math.min(candidates.length, options.fanOut);
     for (let i = 0; i < limit; i++) {
       const pool = candidates[i];
       const next = otherToken(pool, token);
-      if (next === tokenOut || visited.has(next)) continue;
+      if (next === tokenOut || visited.has(next) || (beforeLast && !closing.has(next))) continue;
       const slice = through(pool, token, sliceAt[depth]);
       if (!(slice > 0)) continue;
       visited.add(next);

@@ -102,8 +102,8 @@ export class RouteFinder {
 }
 
 /** Paths the split may use: the best by full-amount output, and the best for a small slice (a shallow pool at a good price). */
-const SPLIT_BY_FULL = 16;
-const SPLIT_BY_SLICE = 8;
+const SPLIT_BY_FULL = 24;
+const SPLIT_BY_SLICE = 12;
 /** Gas-driven removals of legs from the best raw split, at most. */
 const MAX_PRUNES = 3;
 
