@@ -86,6 +86,14 @@ export interface RankedPaths {
   bySlice: RankedPath[];
   /** Best by full-amount output among paths of 1, 2 and 3 hops. */
   bestByLength: Array<RankedPath | undefined>;
+  /**
+   * The best path through each pair of consecutive pools, by output for the slice (a pool that
+   * cannot take the full amount may still carry part of it), best first
+   * (distinct paths, none already in byFull or bySlice). A split needs parallel capacity, and
+   * paths that differ only in a hub pool (four WETH/USDC pools in front of every USDC->X route)
+   * otherwise fill byFull with copies of one route and leave the other routes out.
+   */
+  byLink: RankedPath[];
   /** Paths evaluated. */
   seen: number;
 }
@@ -107,8 +115,17 @@ function offer(list: RankedPath[], size: number, item: () => RankedPath, score: 
  * carried hop by hop, and only the paths that make a shortlist become Path objects. This is
  * what keeps a quote on a 10,000-pool graph within a few milliseconds.
  */
-export function rankPaths(graph: PoolGraph, tokenIn: string, tokenOut: string, amountIn: number, keep: { full: number; slice: number }, options: PathSearchOptions = DEFAULT_PATH_SEARCH): RankedPaths {
-  const result: RankedPaths = { byFull: [], bySlice: [], bestByLength: [undefined, undefined, undefined], seen: 0 };
+export function rankPaths(graph: PoolGraph, tokenIn: string, tokenOut: string, amountIn: number, keep: { full: number; slice: number; perLink?: number }, options: PathSearchOptions = DEFAULT_PATH_SEARCH): RankedPaths {
+  const result: RankedPaths = { byFull: [], bySlice: [], bestByLength: [undefined, undefined, undefined], byLink: [], seen: 0 };
+  const perLink = keep.perLink ?? 0;
+  // Best path through each pair of consecutive pools (a 1-hop path: its pool, paired with itself).
+  const bestByLink = new Map<PoolState, Map<PoolState, RankedPath>>();
+  const offerLink = (a: PoolState, b: PoolState, slice: number, get: () => RankedPath): void => {
+    let inner = bestByLink.get(a);
+    if (!inner) bestByLink.set(a, (inner = new Map()));
+    const current = inner.get(b);
+    if (!current || slice > current.slice) inner.set(b, get());
+  };
   if (tokenIn === tokenOut) return result;
   const visited = new Set<string>([tokenIn]);
   const stack: PoolState[] = [];
@@ -149,6 +166,10 @@ export function rankPaths(graph: PoolGraph, tokenIn: string, tokenOut: string, a
         if (!best || full > best.full) result.bestByLength[depth] = get();
       }
       offer(result.bySlice, keep.slice, get, slice, (r) => r.slice);
+      if (perLink > 0) {
+        if (depth === 0) offerLink(pool, pool, slice, get);
+        for (let h = 0; h < depth; h++) offerLink(stack[h], h + 1 < depth ? stack[h + 1] : pool, slice, get);
+      }
     }
     if (depth + 1 >= options.maxHops) return;
     const candidates = graph.byToken.get(token) ?? [];
@@ -172,5 +193,11 @@ export function rankPaths(graph: PoolGraph, tokenIn: string, tokenOut: string, a
     }
   };
   walk(tokenIn, 0);
+  if (perLink > 0) {
+    const listed = new Set([...result.byFull, ...result.bySlice]);
+    const best = new Set<RankedPath>();
+    for (const inner of bestByLink.values()) for (const r of inner.values()) if (!listed.has(r)) best.add(r);
+    result.byLink = [...best].sort((a, b) => b.slice - a.slice).slice(0, perLink);
+  }
   return result;
 }
