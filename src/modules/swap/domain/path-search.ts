@@ -6,9 +6,12 @@ export interface PathSearchOptions {
   /** Longest path, in hops (the issue: up to 3). */
   maxHops: number;
   /**
-   * Pools expanded per intermediate token, deepest first. The last hop always considers every
-   * pool into tokenOut, and the first every pool out of tokenIn, so a direct or shallow route is
-   * never missed; this bounds the middle of the search, which is what explodes on big graphs.
+   * Pools expanded per intermediate token, deepest first, where the path could still go on for
+   * two hops or more (only with maxHops > 3). The first hop considers every pool out of tokenIn,
+   * the last every pool into tokenOut, and the hop before the last every pool towards a token
+   * that has a pool into tokenOut (no other pool there can end a path): so with 3 hops every
+   * path is walked, and a hub in the middle (USDC with thousands of pools) costs one set lookup
+   * per pool, not a walk of each.
    */
   fanOut: number;
 }
@@ -27,16 +30,18 @@ export function findPaths(graph: PoolGraph, tokenIn: string, tokenOut: string, o
     paths.push({ hops: pools.map((pool, i) => ({ pool, tokenIn: tokens[i], tokenOut: i + 1 < tokens.length ? tokens[i + 1] : tokenOut })) });
   };
 
+  const closes = closingTokens(graph, tokenOut);
   const walk = (token: string, depth: number): void => {
     // Close the path into tokenOut from here (all pools of the pair).
     for (const pool of graph.byPair.get(pairKey(token, tokenOut)) ?? []) emit(pool);
     if (depth + 1 >= options.maxHops) return;
     const candidates = graph.byToken.get(token) ?? [];
-    const limit = depth === 0 ? candidates.length : Math.min(candidates.length, options.fanOut);
+    const beforeLast = depth + 2 === options.maxHops;
+    const limit = depth === 0 || beforeLast ? candidates.length : Math.min(candidates.length, options.fanOut);
     for (let i = 0; i < limit; i++) {
       const pool = candidates[i];
       const next = otherToken(pool, token);
-      if (next === tokenOut || visited.has(next)) continue;
+      if (next === tokenOut || visited.has(next) || (beforeLast && !closes.has(next))) continue;
       visited.add(next);
       stack.push(pool);
       tokens.push(next);
@@ -49,6 +54,18 @@ export function findPaths(graph: PoolGraph, tokenIn: string, tokenOut: string, o
 
   if (tokenIn !== tokenOut) walk(tokenIn, 0);
   return paths;
+}
+
+/** Tokens with a pool into tokenOut, each with those pools. */
+function closingTokens(graph: PoolGraph, tokenOut: string): Map<string, PoolState[]> {
+  const closing = new Map<string, PoolState[]>();
+  for (const pool of graph.byToken.get(tokenOut) ?? []) {
+    const other = otherToken(pool, tokenOut);
+    const list = closing.get(other);
+    if (list) list.push(pool);
+    else closing.set(other, [pool]);
+  }
+  return closing;
 }
 
 export function poolsOf(path: Path): string[] {
@@ -69,6 +86,14 @@ export interface RankedPaths {
   bySlice: RankedPath[];
   /** Best by full-amount output among paths of 1, 2 and 3 hops. */
   bestByLength: Array<RankedPath | undefined>;
+  /**
+   * The best path through each pair of consecutive pools, by output for the slice (a pool that
+   * cannot take the full amount may still carry part of it), best first
+   * (distinct paths, none already in byFull or bySlice). A split needs parallel capacity, and
+   * paths that differ only in a hub pool (four WETH/USDC pools in front of every USDC->X route)
+   * otherwise fill byFull with copies of one route and leave the other routes out.
+   */
+  byLink: RankedPath[];
   /** Paths evaluated. */
   seen: number;
 }
@@ -90,8 +115,17 @@ function offer(list: RankedPath[], size: number, item: () => RankedPath, score: 
  * carried hop by hop, and only the paths that make a shortlist become Path objects. This is
  * what keeps a quote on a 10,000-pool graph within a few milliseconds.
  */
-export function rankPaths(graph: PoolGraph, tokenIn: string, tokenOut: string, amountIn: number, keep: { full: number; slice: number }, options: PathSearchOptions = DEFAULT_PATH_SEARCH): RankedPaths {
-  const result: RankedPaths = { byFull: [], bySlice: [], bestByLength: [undefined, undefined, undefined], seen: 0 };
+export function rankPaths(graph: PoolGraph, tokenIn: string, tokenOut: string, amountIn: number, keep: { full: number; slice: number; perLink?: number }, options: PathSearchOptions = DEFAULT_PATH_SEARCH): RankedPaths {
+  const result: RankedPaths = { byFull: [], bySlice: [], bestByLength: [undefined, undefined, undefined], byLink: [], seen: 0 };
+  const perLink = keep.perLink ?? 0;
+  // Best path through each pair of consecutive pools (a 1-hop path: its pool, paired with itself).
+  const bestByLink = new Map<PoolState, Map<PoolState, RankedPath>>();
+  const offerLink = (a: PoolState, b: PoolState, slice: number, get: () => RankedPath): void => {
+    let inner = bestByLink.get(a);
+    if (!inner) bestByLink.set(a, (inner = new Map()));
+    const current = inner.get(b);
+    if (!current || slice > current.slice) inner.set(b, get());
+  };
   if (tokenIn === tokenOut) return result;
   const visited = new Set<string>([tokenIn]);
   const stack: PoolState[] = [];
@@ -111,13 +145,7 @@ export function rankPaths(graph: PoolGraph, tokenIn: string, tokenOut: string, a
     return floatSwap(st, freshStateInto(st, state), token === pool.token0, x, false);
   };
   // Pools into tokenOut by their other token: the closing hop without building pair keys per step.
-  const closing = new Map<string, PoolState[]>();
-  for (const pool of graph.byToken.get(tokenOut) ?? []) {
-    const other = otherToken(pool, tokenOut);
-    const list = closing.get(other);
-    if (list) list.push(pool);
-    else closing.set(other, [pool]);
-  }
+  const closing = closingTokens(graph, tokenOut);
   const materialize = (last: PoolState, full: number, slice: number) => (): RankedPath => {
     const pools = [...stack, last];
     return { full, slice, path: { hops: pools.map((pool, i) => ({ pool, tokenIn: tokens[i], tokenOut: i + 1 < tokens.length ? tokens[i + 1] : tokenOut })) } };
@@ -138,14 +166,19 @@ export function rankPaths(graph: PoolGraph, tokenIn: string, tokenOut: string, a
         if (!best || full > best.full) result.bestByLength[depth] = get();
       }
       offer(result.bySlice, keep.slice, get, slice, (r) => r.slice);
+      if (perLink > 0) {
+        if (depth === 0) offerLink(pool, pool, slice, get);
+        for (let h = 0; h < depth; h++) offerLink(stack[h], h + 1 < depth ? stack[h + 1] : pool, slice, get);
+      }
     }
     if (depth + 1 >= options.maxHops) return;
     const candidates = graph.byToken.get(token) ?? [];
-    const limit = depth === 0 ? candidates.length : Math.min(candidates.length, options.fanOut);
+    const beforeLast = depth + 2 === options.maxHops;
+    const limit = depth === 0 || beforeLast ? candidates.length : Math.min(candidates.length, options.fanOut);
     for (let i = 0; i < limit; i++) {
       const pool = candidates[i];
       const next = otherToken(pool, token);
-      if (next === tokenOut || visited.has(next)) continue;
+      if (next === tokenOut || visited.has(next) || (beforeLast && !closing.has(next))) continue;
       const slice = through(pool, token, sliceAt[depth]);
       if (!(slice > 0)) continue;
       visited.add(next);
@@ -160,5 +193,11 @@ export function rankPaths(graph: PoolGraph, tokenIn: string, tokenOut: string, a
     }
   };
   walk(tokenIn, 0);
+  if (perLink > 0) {
+    const listed = new Set([...result.byFull, ...result.bySlice]);
+    const best = new Set<RankedPath>();
+    for (const inner of bestByLink.values()) for (const r of inner.values()) if (!listed.has(r)) best.add(r);
+    result.byLink = [...best].sort((a, b) => b.slice - a.slice).slice(0, perLink);
+  }
   return result;
 }

@@ -10,7 +10,7 @@ export interface SplitOptions {
   refineMoves: number;
 }
 
-export const DEFAULT_SPLIT: SplitOptions = { chunks: 48, maxLegs: 8, refineMoves: 48 };
+export const DEFAULT_SPLIT: SplitOptions = { chunks: 48, maxLegs: 12, refineMoves: 48 };
 
 /** An allocation: input per path, in the order the legs run. */
 export interface Allocation {

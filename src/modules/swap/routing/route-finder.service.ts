@@ -101,9 +101,14 @@ export class RouteFinder {
   }
 }
 
-/** Paths the split may use: the best by full-amount output, and the best for a small slice (a shallow pool at a good price). */
+/**
+ * Paths the split may use: the best by full-amount output, the best for a small slice (a shallow
+ * pool at a good price), and the best through each pair of consecutive pools not already among
+ * them (parallel routes that the first two lists crowd out with variants of one route).
+ */
 const SPLIT_BY_FULL = 16;
 const SPLIT_BY_SLICE = 8;
+const SPLIT_BY_LINK = 12;
 /** Gas-driven removals of legs from the best raw split, at most. */
 const MAX_PRUNES = 3;
 
@@ -126,7 +131,7 @@ export function searchPlans(market: Pick<ChainMarket, 'graph'>, tokenIn: string,
   const x = Number(amountIn);
   const singlesWanted = options.singles ?? 4;
   // One walk ranks every path in floating point (cheap); every stated amount is exact.
-  const ranked = rankPaths(market.graph, tokenIn, tokenOut, x, { full: Math.max(SPLIT_BY_FULL, singlesWanted + 4), slice: SPLIT_BY_SLICE }, options.search ?? DEFAULT_PATH_SEARCH);
+  const ranked = rankPaths(market.graph, tokenIn, tokenOut, x, { full: Math.max(SPLIT_BY_FULL, singlesWanted + 4), slice: SPLIT_BY_SLICE, perLink: SPLIT_BY_LINK }, options.search ?? DEFAULT_PATH_SEARCH);
   if (ranked.bySlice.length === 0) return [];
 
   const single = (path: Path): RoutePlan | null => {
@@ -148,6 +153,7 @@ export function searchPlans(market: Pick<ChainMarket, 'graph'>, tokenIn: string,
   // Split candidates: the best paths at full size, plus the best for a small slice.
   const candidates = new Set<Path>(ranked.byFull.slice(0, SPLIT_BY_FULL).map((r) => r.path));
   for (const r of ranked.bySlice) candidates.add(r.path);
+  for (const r of ranked.byLink) candidates.add(r.path);
   if (candidates.size < 2) return plans;
   const search = new SplitSearch([...candidates]);
   const splitOptions = options.split ?? DEFAULT_SPLIT;
