@@ -41,6 +41,22 @@ describe('ledger', () => {
     expect([audit.availableMicro, audit.pendingMicro]).toEqual([8_750_000n, 0n]);
   });
 
+  it('an audit taken while money moves still reconciles (both sums read from one snapshot)', async () => {
+    const { userId } = await createAccount(t, 50);
+    let moving = true;
+    const mover = (async () => {
+      for (let i = 0; moving; i++) {
+        await reserve(userId, 10_000n, `tx:moving-${i}`);
+        await ledger.settle(userId, `tx:moving-${i}`, 4_000n);
+      }
+    })();
+    const audits = [];
+    for (let i = 0; i < 150; i++) audits.push(await ledger.audit(userId));
+    moving = false;
+    await mover;
+    expect(audits.filter((a) => !a.reconciles)).toEqual([]);
+  });
+
   it('settling or releasing twice changes nothing (retried jobs are harmless)', async () => {
     const { userId } = await createAccount(t, 5);
     await reserve(userId, 1_000_000n, 'tx:twice');

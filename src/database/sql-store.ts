@@ -32,4 +32,12 @@ export abstract class SqlStore {
   transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(work);
   }
+
+  /** A read-only REPEATABLE READ transaction: every statement in `work` sees one snapshot. */
+  snapshot<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction('REPEATABLE READ', async (em) => {
+      await em.query('SET TRANSACTION READ ONLY');
+      return work(em);
+    });
+  }
 }

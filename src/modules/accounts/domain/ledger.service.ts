@@ -116,10 +116,13 @@ export class LedgerService {
   }
 
   /** Compares the cached balances with the sums of the ledger. */
+  /** Balances and ledger sums from one snapshot: read apart, a settlement between them would show a gap that is not there. */
   async audit(userId: string): Promise<LedgerAudit> {
-    const account = await this.accounts.findById(userId);
+    const { account, sums } = await this.accounts.snapshot(async (m) => ({
+      account: await this.accounts.findById(userId, m),
+      sums: await this.entries.sums(userId, m),
+    }));
     if (!account) throw new AppError('USER_001');
-    const sums = await this.entries.sums(userId);
     return {
       availableMicro: account.availableMicro,
       pendingMicro: account.pendingMicro,

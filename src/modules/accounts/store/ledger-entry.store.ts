@@ -35,10 +35,11 @@ export class LedgerEntryStore extends SqlStore {
     return row && row.reserves > 0 && row.reserved !== null ? BigInt(row.reserved) : null;
   }
 
-  async sums(userId: string): Promise<{ availableMicro: bigint; pendingMicro: bigint }> {
+  async sums(userId: string, runner?: SqlRunner): Promise<{ availableMicro: bigint; pendingMicro: bigint }> {
     const row = await this.first<{ available: string; pending: string }>(
       sql`SELECT COALESCE(SUM(available_delta), 0)::text AS available, COALESCE(SUM(pending_delta), 0)::text AS pending
             FROM ledger_entries WHERE user_id = ${userId}`,
+      runner,
     );
     return { availableMicro: BigInt(row?.available ?? '0'), pendingMicro: BigInt(row?.pending ?? '0') };
   }
