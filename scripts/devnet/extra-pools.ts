@@ -1,4 +1,4 @@
-import { AbiCoder, Interface, concat, getCreate2Address, keccak256, parseUnits } from 'ethers';
+import { AbiCoder, Interface, getCreate2Address, getCreateAddress, keccak256, parseUnits } from 'ethers';
 import { MAX_TICK, MIN_TICK } from '../../src/modules/swap/domain/v3-math';
 import { DEPLOYER_ADDRESS } from './accounts';
 import type { ArtifactSet } from './compile';
@@ -39,39 +39,46 @@ export function planExtraPools(n: number): ExtraPoolPlan {
   return { tokens, pools };
 }
 
+/** Tokens per `deployTokens` call: about 0.8M gas each, well under the devnet's 30M block. */
+const TOKENS_PER_TX = 16;
+const GAS_PER_TOKEN = 1_200_000n;
+
 /**
- * Deploys the plan's tokens and pools from the devnet deployer (after the main deployment: it
- * needs USDC, both factories and the V3 liquidity helper). Tokens join `tokens` (symbol XT<i>, `extra`),
- * pools `contracts` as `pool:uniswap-v2:<A>/<B>` and `v3pool:<A>/<B>:3000`, like the others.
+ * Deploys the plan's tokens and pools through the devnet's PoolSeeder (after the main deployment:
+ * it needs USDC and both factories): tokens in batches, each pool created, funded and given
+ * liquidity in one transaction. Tokens join `tokens` (symbol XT<i>, `extra`), pools `contracts` as
+ * `pool:uniswap-v2:<A>/<B>` and `v3pool:<A>/<B>:3000`, like the others; LP positions belong to the deployer.
  */
 export async function deployExtraPools(sender: TxSender, artifacts: ArtifactSet, npm: NpmArtifacts, contracts: Record<string, string>, tokens: DevnetToken[], n: number): Promise<void> {
   if (n <= 0) return;
+  await sender.withManualMining(() => seedExtraPools(sender, artifacts, npm, contracts, tokens, n));
+}
+
+async function seedExtraPools(sender: TxSender, artifacts: ArtifactSet, npm: NpmArtifacts, contracts: Record<string, string>, tokens: DevnetToken[], n: number): Promise<void> {
   const plan = planExtraPools(n);
-  const tokenArtifact = artifacts.MintableERC20;
-  const tokenIface = new Interface(tokenArtifact.abi);
+  const seederArtifact = artifacts.PoolSeeder;
+  const seederIface = new Interface(seederArtifact.abi);
   const usdc = tokens.find((t) => t.symbol === 'USDC');
   if (!usdc) throw new Error('extra pools pair with USDC, which is not deployed');
+  const seeder = await sender.deploy('deploy PoolSeeder', seederArtifact.bytecode);
+  contracts.poolSeeder = seeder;
   const set: DevnetToken[] = [usdc];
-  for (let i = 1; i <= plan.tokens; i++) {
-    const spec = { symbol: `XT${i}`, name: `Extra Token ${i}`, decimals: 18 };
-    const address = await sender.deploy(`deploy ${spec.symbol}`, concat([tokenArtifact.bytecode, tokenIface.encodeDeploy([spec.name, spec.symbol, spec.decimals])]));
-    const token = { ...spec, address, usdStable: false, extra: true };
-    tokens.push(token);
-    set.push(token);
+  for (let first = 1; first <= plan.tokens; first += TOKENS_PER_TX) {
+    const count = Math.min(TOKENS_PER_TX, plan.tokens - first + 1);
+    await sender.send({ label: `deploy XT${first}..XT${first + count - 1}`, to: seeder, data: seederIface.encodeFunctionData('deployTokens', [first, count]), gasLimit: GAS_PER_TOKEN * BigInt(count) });
+    for (let i = first; i < first + count; i++) {
+      // A contract's first CREATE uses nonce 1 (EIP-161); the seeder creates nothing else.
+      const token = { symbol: `XT${i}`, name: `Extra Token ${i}`, decimals: 18, address: getCreateAddress({ from: seeder, nonce: i }), usdStable: false, extra: true };
+      tokens.push(token);
+      set.push(token);
+    }
   }
   const v2Factory = contracts[DEX_CONTRACT_KEYS['uniswap-v2'].factory];
   const v3Factory = contracts[V3_CONTRACT_KEYS.factory];
-  const helper = contracts[V3_CONTRACT_KEYS.liquidityHelper];
-  const v2FactoryIface = new Interface(npm.uniswapV2Factory.abi);
-  const pairIface = new Interface(npm.uniswapV2Pair.abi);
-  const v3FactoryIface = new Interface(npm.uniswapV3Factory.abi);
-  const v3PoolIface = new Interface(npm.uniswapV3Pool.abi);
-  const helperIface = new Interface(artifacts.V3LiquidityHelper.abi);
   const v2Hash = pairInitCodeHash(npm);
   const v3Hash = v3PoolInitCodeHash(npm);
   const spacing = V3_TICK_SPACING[EXTRA_V3_FEE];
   const [tickLower, tickUpper] = [Math.ceil(MIN_TICK / spacing) * spacing, Math.floor(MAX_TICK / spacing) * spacing];
-  const mint = (label: string, token: DevnetToken, to: string, units: bigint) => sender.send({ label, to: token.address, data: tokenIface.encodeFunctionData('mint', [to, units]), gasLimit: GAS.call });
 
   for (const [k, pool] of plan.pools.entries()) {
     const A = set[pool.a];
@@ -79,12 +86,9 @@ export async function deployExtraPools(sender: TxSender, artifacts: ArtifactSet,
     const depth = POOL_UNITS + (k % 97) * 100;
     if (pool.kind === 'v2') {
       const key = `pool:uniswap-v2:${A.symbol}/${B.symbol}`;
-      await sender.send({ label: `createPair ${key}`, to: v2Factory, data: v2FactoryIface.encodeFunctionData('createPair', [A.address, B.address]), gasLimit: GAS.createPair });
-      const pair = computePairAddress(v2Factory, A.address, B.address, v2Hash);
-      contracts[key] = pair;
-      await mint(`fund ${key} ${A.symbol}`, A, pair, parseUnits(String(depth), A.decimals));
-      await mint(`fund ${key} ${B.symbol}`, B, pair, parseUnits(String(depth), B.decimals));
-      await sender.send({ label: `mint LP ${key}`, to: pair, data: pairIface.encodeFunctionData('mint', [DEPLOYER_ADDRESS]), gasLimit: GAS.call });
+      const args = [v2Factory, A.address, B.address, parseUnits(String(depth), A.decimals), parseUnits(String(depth), B.decimals), DEPLOYER_ADDRESS];
+      await sender.send({ label: `seed ${key}`, to: seeder, data: seederIface.encodeFunctionData('seedV2', args), gasLimit: GAS.createPair });
+      contracts[key] = computePairAddress(v2Factory, A.address, B.address, v2Hash);
       continue;
     }
     const key = `v3pool:${A.symbol}/${B.symbol}:${EXTRA_V3_FEE}`;
@@ -93,16 +97,10 @@ export async function deployExtraPools(sender: TxSender, artifacts: ArtifactSet,
     // Both worth 1 USD: price (token1 raw per token0 raw) = 10^dec1 / 10^dec0.
     const sqrtPriceX96 = isqrt((10n ** BigInt(t1.decimals) << 192n) / 10n ** BigInt(t0.decimals));
     // Full range at price p: token1 = L·√p, so L = units1 / √p (as 2^96 fixed point).
-    const units1 = parseUnits(String(depth), t1.decimals);
-    const liquidity = (units1 << 96n) / sqrtPriceX96;
-    await sender.send({ label: `createPool ${key}`, to: v3Factory, data: v3FactoryIface.encodeFunctionData('createPool', [t0.address, t1.address, EXTRA_V3_FEE]), gasLimit: 6_000_000n });
+    const liquidity = (parseUnits(String(depth), t1.decimals) << 96n) / sqrtPriceX96;
+    const args = [v3Factory, t0.address, t1.address, EXTRA_V3_FEE, sqrtPriceX96, tickLower, tickUpper, liquidity, DEPLOYER_ADDRESS];
+    await sender.send({ label: `seed ${key}`, to: seeder, data: seederIface.encodeFunctionData('seedV3', args), gasLimit: 7_000_000n });
     const salt = keccak256(AbiCoder.defaultAbiCoder().encode(['address', 'address', 'uint24'], [t0.address, t1.address, EXTRA_V3_FEE]));
-    const address = getCreate2Address(v3Factory, salt, v3Hash);
-    contracts[key] = address;
-    await sender.send({ label: `initialize ${key}`, to: address, data: v3PoolIface.encodeFunctionData('initialize', [sqrtPriceX96]), gasLimit: GAS.call });
-    // A margin over what the position takes; the helper keeps the rest.
-    await mint(`fund ${key} ${t0.symbol}`, t0, helper, (parseUnits(String(depth), t0.decimals) * 101n) / 100n);
-    await mint(`fund ${key} ${t1.symbol}`, t1, helper, (units1 * 101n) / 100n);
-    await sender.send({ label: `mint ${key}`, to: helper, data: helperIface.encodeFunctionData('mint', [address, tickLower, tickUpper, liquidity]), gasLimit: 800_000n });
+    contracts[key] = getCreate2Address(v3Factory, salt, v3Hash);
   }
 }

@@ -17,10 +17,13 @@ export const GAS = {
 } as const;
 
 const RECEIPT_POLL_MS = 25;
+const RECEIPT_SLICE = 2000;
+const STALL_MS = 60_000;
 
 interface SentTx {
   label: string;
   hash: string;
+  nonce: number;
 }
 
 /**
@@ -39,6 +42,9 @@ export class TxSender {
     private nonce: number,
     private readonly maxFeePerGas: bigint,
   ) {}
+
+  /** Under manual mining: the block being filled (gas limits of the txs sent since the last one). */
+  private block: { gasLimit: bigint; gas: bigint; txs: number; mined: number } | null = null;
 
   static async create(provider: JsonRpcProvider, privateKey: string, chainId: number): Promise<TxSender> {
     const wallet = new Wallet(privateKey);
@@ -61,6 +67,7 @@ export class TxSender {
   }
 
   async send(req: TxRequest): Promise<string> {
+    if (this.block && this.block.gas + req.gasLimit > this.block.gasLimit) await this.mineBlock();
     const nonce = this.nonce++;
     const signed = await this.wallet.signTransaction({
       type: 2,
@@ -79,7 +86,8 @@ export class TxSender {
     } catch (err) {
       throw new Error(`devnet tx "${req.label}" (nonce ${nonce}) was rejected: ${(err as Error).message}`);
     }
-    this.sent.push({ label: req.label, hash });
+    this.sent.push({ label: req.label, hash, nonce });
+    if (this.block) [this.block.gas, this.block.txs] = [this.block.gas + req.gasLimit, this.block.txs + 1];
     return hash;
   }
 
@@ -90,24 +98,85 @@ export class TxSender {
     return address;
   }
 
-  /** Waits for the last tx, then checks every receipt so a revert is reported with its label. */
-  async confirmAll(timeoutMs = 60_000): Promise<void> {
+  /**
+   * Waits for the last tx, then checks every receipt so a revert is reported with its label.
+   * `stallMs` bounds a wait without progress, not the whole wait: a scale deployment queues tens of
+   * thousands of txs, which the node works through for longer than any fixed timeout would allow.
+   */
+  async confirmAll(stallMs = STALL_MS): Promise<void> {
     const last = this.sent.at(-1);
     if (!last) return;
     // Poll instead of provider.waitForTransaction: that one waits for a *new* block event, and with
     // automine no further block may ever come if the tx was mined between its check and subscribing.
-    const deadline = Date.now() + timeoutMs;
-    while (!(await this.provider.getTransactionReceipt(last.hash))) {
-      if (Date.now() > deadline) throw new Error(`devnet tx "${last.label}" not mined within ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, RECEIPT_POLL_MS));
+    await this.waitMined(this.nonce, stallMs, last.label);
+    const failed: SentTx[] = [];
+    // In slices: parallel calls are coalesced into JSON-RPC batches, but 10^5 at once would hold every receipt in memory.
+    for (let i = 0; i < this.sent.length; i += RECEIPT_SLICE) {
+      const slice = this.sent.slice(i, i + RECEIPT_SLICE);
+      const receipts = await Promise.all(slice.map((tx) => this.provider.getTransactionReceipt(tx.hash)));
+      failed.push(...slice.filter((_, j) => receipts[j]?.status !== 1));
     }
-    // Parallel calls are coalesced into JSON-RPC batches by the provider.
-    const receipts = await Promise.all(this.sent.map((tx) => this.provider.getTransactionReceipt(tx.hash)));
-    const failed = this.sent.filter((_, i) => receipts[i]?.status !== 1);
     if (failed.length > 0) {
       throw new Error(`devnet deployment failed; first failing tx: "${failed[0].label}" (${failed[0].hash}); ${failed.length} failed in total`);
     }
     this.sent.length = 0;
+  }
+
+  /**
+   * Runs `fn` (which sends) with anvil's automine off: the sender mines a block (`evm_mine`)
+   * whenever the next tx's gas limit would not fit beside those sent since the last one, so every
+   * block holds as many txs as fit and never more. Fed thousands of txs, anvil's automine slows to
+   * a few blocks a second, and a tx that does not fit in the block being built is dropped from the
+   * pool with every later tx of its sender; a block the sender fills itself has neither problem.
+   */
+  async withManualMining<T>(fn: () => Promise<T>): Promise<T> {
+    const head = await this.provider.getBlock('latest');
+    await this.provider.send('evm_setAutomine', [false]);
+    this.block = { gasLimit: head?.gasLimit ?? 30_000_000n, gas: 0n, txs: 0, mined: 0 };
+    try {
+      const result = await fn();
+      await this.mineBlock();
+      await this.checkAllMined(this.sent.at(-1)?.label ?? 'last');
+      return result;
+    } finally {
+      this.block = null;
+      await this.provider.send('evm_setAutomine', [true]);
+    }
+  }
+
+  private async mineBlock(): Promise<void> {
+    if (!this.block || this.block.txs === 0) return;
+    await this.provider.send('evm_mine', []);
+    this.block.gas = 0n;
+    this.block.txs = 0;
+    // Every so often, not per block: one more round trip per block would slow the whole run.
+    if (++this.block.mined % 64 === 0) await this.checkAllMined(this.sent.at(-1)?.label ?? '?');
+  }
+
+  private async checkAllMined(label: string): Promise<void> {
+    const count = Number(BigInt((await this.provider.send('eth_getTransactionCount', [this.wallet.address, 'latest'])) as string));
+    if (count < this.nonce) throw new Error(`devnet tx "${label}" not mined after its block; ${await this.stallReport(count)}`);
+  }
+
+  /** Until the sender's mined nonce reaches `target` (automine); `stallMs` without progress is an error. */
+  private async waitMined(target: number, stallMs: number, label: string): Promise<void> {
+    let mined = -1;
+    let progressAt = Date.now();
+    for (;;) {
+      const count = Number(BigInt((await this.provider.send('eth_getTransactionCount', [this.wallet.address, 'latest'])) as string));
+      if (count > mined) [mined, progressAt] = [count, Date.now()];
+      if (count >= target) return;
+      if (Date.now() - progressAt > stallMs) throw new Error(`devnet tx "${label}" not mined: no tx of ${this.wallet.address} mined for ${stallMs} ms; ${await this.stallReport(count)}`);
+      await new Promise((resolve) => setTimeout(resolve, RECEIPT_POLL_MS));
+    }
+  }
+
+  /** What the node says about the first unmined tx: why a deployment stopped is rarely its last tx's fault. */
+  private async stallReport(nonce: number): Promise<string> {
+    const stuck = this.sent.find((tx) => tx.nonce === nonce);
+    const [pool, head] = await Promise.all([this.provider.send('txpool_status', []).catch(() => null), this.provider.getBlock('latest')]);
+    const seen = stuck ? await this.provider.getTransaction(stuck.hash) : null;
+    return `first unmined: nonce ${nonce} "${stuck?.label ?? '?'}" (${seen ? 'in the node' : 'unknown to the node'}); txpool ${JSON.stringify(pool)}; head ${head?.number} base fee ${head?.baseFeePerGas} gas limit ${head?.gasLimit}`;
   }
 }
 
