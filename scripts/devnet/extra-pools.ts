@@ -39,8 +39,8 @@ export function planExtraPools(n: number): ExtraPoolPlan {
   return { tokens, pools };
 }
 
-/** Tokens per `deployTokens` call: about 0.8M gas each, well under the devnet's 30M block. */
-const TOKENS_PER_TX = 16;
+/** Tokens per `deployTokens` call: about 0.5M gas each; the limits stay under the 15M block gas target. */
+const TOKENS_PER_TX = 12;
 const GAS_PER_TOKEN = 1_200_000n;
 
 /**

@@ -44,7 +44,7 @@ export class TxSender {
   ) {}
 
   /** Under manual mining: the block being filled (gas limits of the txs sent since the last one). */
-  private block: { gasLimit: bigint; gas: bigint; txs: number; mined: number } | null = null;
+  private block: { gasTarget: bigint; gas: bigint; txs: number; mined: number } | null = null;
 
   static async create(provider: JsonRpcProvider, privateKey: string, chainId: number): Promise<TxSender> {
     const wallet = new Wallet(privateKey);
@@ -67,7 +67,7 @@ export class TxSender {
   }
 
   async send(req: TxRequest): Promise<string> {
-    if (this.block && this.block.gas + req.gasLimit > this.block.gasLimit) await this.mineBlock();
+    if (this.block && this.block.gas + req.gasLimit > this.block.gasTarget) await this.mineBlock();
     const nonce = this.nonce++;
     const signed = await this.wallet.signTransaction({
       type: 2,
@@ -124,15 +124,16 @@ export class TxSender {
 
   /**
    * Runs `fn` (which sends) with anvil's automine off: the sender mines a block (`evm_mine`)
-   * whenever the next tx's gas limit would not fit beside those sent since the last one, so every
-   * block holds as many txs as fit and never more. Fed thousands of txs, anvil's automine slows to
+   * whenever the next tx's gas limit would not fit beside those sent since the last one within the
+   * block's gas target (half its limit: fuller blocks raise the base fee 12.5% each, and 20,000
+   * pools' worth of them priced the deployer's txs out), so every block holds as many txs as fit. Fed thousands of txs, anvil's automine slows to
    * a few blocks a second, and a tx that does not fit in the block being built is dropped from the
    * pool with every later tx of its sender; a block the sender fills itself has neither problem.
    */
   async withManualMining<T>(fn: () => Promise<T>): Promise<T> {
     const head = await this.provider.getBlock('latest');
     await this.provider.send('evm_setAutomine', [false]);
-    this.block = { gasLimit: head?.gasLimit ?? 30_000_000n, gas: 0n, txs: 0, mined: 0 };
+    this.block = { gasTarget: (head?.gasLimit ?? 30_000_000n) / 2n, gas: 0n, txs: 0, mined: 0 };
     try {
       const result = await fn();
       await this.mineBlock();
