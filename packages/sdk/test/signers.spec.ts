@@ -1,5 +1,5 @@
 import { getBytes, verifyMessage, verifyTypedData, Wallet } from 'ethers';
-import { createWalletClient, custom, type EIP1193RequestFn } from 'viem';
+import { createWalletClient, custom } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { formatSiweMessage } from '../../../src/modules/auth/login/siwe-message';
 import { permitTypedData, signingTypes } from '../../../src/modules/gasless/domain/permit-typed-data';
@@ -22,7 +22,7 @@ const CHAIN = 31337;
 /** An EIP-1193 wallet that, like an extension, signs messages and typed data but has no method for EIP-7702 authorizations. */
 function extensionWallet(code: () => string) {
   const calls: string[] = [];
-  const request: EIP1193RequestFn = async ({ method, params }) => {
+  const request = async ({ method, params }: { method: string; params?: unknown }): Promise<unknown> => {
     calls.push(method);
     const p = Array.isArray(params) ? params : [];
     switch (method) {
@@ -48,7 +48,7 @@ function extensionWallet(code: () => string) {
 }
 
 const viemAccount = privateKeyToAccount(KEY);
-const noNode: EIP1193RequestFn = async ({ method }) => {
+const noNode = async ({ method }: { method: string }): Promise<unknown> => {
   throw new Error(`no node behind this client (${method})`);
 };
 const viemClient = createWalletClient({ account: viemAccount, transport: custom({ request: noNode }) });

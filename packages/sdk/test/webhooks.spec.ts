@@ -1,6 +1,9 @@
-import { newSigningSecret, signedHeaders } from '../../../src/modules/webhooks/signing/standard-webhooks';
+import { newSigningSecret, signedHeaders as serviceSignedHeaders } from '../../../src/modules/webhooks/signing/standard-webhooks';
 import { verifyWebhookSignature as verifyFromMain } from '../src';
 import { verifyWebhook, verifyWebhookSignature, WebhookVerificationError } from '../src/server';
+
+/** The service's headers as a plain object (its WebhookHeaders is an interface, which has no index signature). */
+const signedHeaders = (...args: Parameters<typeof serviceSignedHeaders>) => ({ ...serviceSignedHeaders(...args) });
 
 /** The service's signer (what every delivery and approval request carries) against the SDK's verifiers. */
 describe('SDK webhook verification against the service’s signer', () => {
