@@ -80,13 +80,18 @@ export class VaultApi {
     if (digest !== payload.executeDigest.toLowerCase()) throw new Error(`the plan's executeDigest ${payload.executeDigest} is not the Execute message of ${user} (${digest})`);
     const executeSignature = await signer.signTypedData(typed);
     if (await this.alreadyDelegates(user, payload.authorization.address, signer.getCode, options)) return { quoteId: quote.quoteId, executeSignature };
-    if (!signer.signAuthorization) {
-      throw new Error(
-        `${user} does not delegate to the settlement delegate yet, so this plan needs an EIP-7702 authorization, and this ${signer.library} wallet cannot sign one: ` +
+    const cannot = (why: string) =>
+      new Error(
+        `${user} does not delegate to the settlement delegate yet, so this plan needs an EIP-7702 authorization, and this ${signer.library} wallet cannot sign one${why}: ` +
           'use a wallet holding the key (an ethers Wallet, a viem local account) for the first plan of an EOA',
       );
-    }
-    const auth = await signer.signAuthorization({ address: payload.authorization.address, nonce: payload.authorization.nonce, chainId: payload.authorization.chainId });
+    if (!signer.signAuthorization) throw cannot('');
+    // ethers signers all have `authorize`, but only a Wallet implements it (a JsonRpcSigner throws UNSUPPORTED_OPERATION).
+    const auth = await signer
+      .signAuthorization({ address: payload.authorization.address, nonce: payload.authorization.nonce, chainId: payload.authorization.chainId })
+      .catch((err: unknown) => {
+        throw cannot(` (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
+      });
     return {
       quoteId: quote.quoteId,
       executeSignature,

@@ -1,4 +1,4 @@
-import { getBytes, verifyMessage, verifyTypedData, Wallet } from 'ethers';
+import { BrowserProvider, getBytes, verifyMessage, verifyTypedData, Wallet } from 'ethers';
 import { createWalletClient, custom } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { formatSiweMessage } from '../../../src/modules/auth/login/siwe-message';
@@ -44,7 +44,7 @@ function extensionWallet(code: () => string) {
         throw new Error(`the wallet does not support ${method}`);
     }
   };
-  return { client: createWalletClient({ transport: custom({ request }) }), calls };
+  return { client: createWalletClient({ transport: custom({ request }) }), request, calls };
 }
 
 const viemAccount = privateKeyToAccount(KEY);
@@ -194,6 +194,10 @@ describe('SDK signing: ethers and viem produce what the service accepts', () => 
 
       const fresh = extensionWallet(() => '0x');
       await expect(client.vault.sign(quote, fresh.client)).rejects.toThrow(/needs an EIP-7702 authorization, and this viem wallet cannot sign one/);
+      // ethers' JsonRpcSigner (a browser wallet through BrowserProvider) has `authorize` but cannot sign one either.
+      const provider = new BrowserProvider({ request: extensionWallet(() => '0x').request });
+      const jsonRpcSigner = await provider.getSigner(USER);
+      await expect(client.vault.sign(quote, jsonRpcSigner)).rejects.toThrow(/needs an EIP-7702 authorization, and this ethers wallet cannot sign one \(authorization not implemented/);
     });
 
     it('a publicClient tells a local account that the EOA already delegates (no authorization signed)', async () => {
