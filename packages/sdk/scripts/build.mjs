@@ -4,6 +4,7 @@
 // the same source cannot split an `instanceof`.
 import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -16,7 +17,8 @@ rmSync(dist, { recursive: true, force: true });
 const common = { entryPoints, bundle: true, packages: 'external', platform: 'neutral', target: 'es2022', sourcemap: true, logLevel: 'warning' };
 await build({ ...common, format: 'esm', outdir: join(dist, 'esm'), outExtension: { '.js': '.mjs' } });
 await build({ ...common, format: 'cjs', outdir: join(dist, 'cjs'), outExtension: { '.js': '.cjs' } });
-execFileSync(process.execPath, [join(dirname(fileURLToPath(import.meta.resolve('typescript/package.json'))), 'bin', 'tsc'), '-p', join(root, 'tsconfig.json'), '--emitDeclarationOnly', '--declarationMap', '--outDir', join(dist, 'types')], { stdio: 'inherit' });
-// Nothing in dist is a module by its extension alone for tools that look at package.json "type".
+const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
+execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json'), '--emitDeclarationOnly', '--declarationMap', '--outDir', join(dist, 'types')], { stdio: 'inherit' });
+// The extensions already name the format; these markers are for tools that read the nearest package.json "type" instead.
 writeFileSync(join(dist, 'esm', 'package.json'), '{"type":"module"}\n');
 writeFileSync(join(dist, 'cjs', 'package.json'), '{"type":"commonjs"}\n');
