@@ -108,17 +108,19 @@ export function fromEthers(signer: EthersSignerLike): RelaySigner {
 }
 
 function fromLocalAccount(account: LocalAccount): RelaySigner {
-  const { signAuthorization } = account;
   return {
     kind: 'relay-signer',
     library: 'viem',
     getAddress: () => Promise.resolve(account.address),
     signMessage: (message) => account.signMessage({ message }),
     signTypedData: (data) => account.signTypedData(viemTypedData(data)),
-    ...(signAuthorization
+    ...(account.signAuthorization
       ? {
-          signAuthorization: async (request: AuthorizationToSign) =>
-            authorizationOf(await signAuthorization({ address: getAddress(request.address), chainId: request.chainId, nonce: request.nonce })),
+          signAuthorization: async (request: AuthorizationToSign) => {
+            const signed = await account.signAuthorization?.({ address: getAddress(request.address), chainId: request.chainId, nonce: request.nonce });
+            if (!signed) throw new Error('this viem account cannot sign EIP-7702 authorizations');
+            return authorizationOf(signed);
+          },
         }
       : {}),
   };
