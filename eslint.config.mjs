@@ -25,7 +25,7 @@ export default tseslint.config(
   },
   {
     // The SDK and the examples show that the generated types need no casts: no `as` (except `as const`), no `<T>x`.
-    files: ['packages/sdk/src/**/*.ts', 'examples/**/*.ts'],
+    files: ['packages/sdk/src/**/*.ts', 'packages/sdk/examples/**/*.ts', 'examples/**/*.ts'],
     ignores: ['packages/sdk/src/generated/**'],
     rules: { '@typescript-eslint/consistent-type-assertions': ['error', { assertionStyle: 'never' }] },
   },

@@ -8,7 +8,7 @@ module.exports = {
       displayName: 'unit',
       testEnvironment: 'node',
       rootDir: '.',
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/scripts/**/*.spec.ts', '<rootDir>/eslint/**/*.spec.ts', '<rootDir>/dashboard/src/**/*.spec.ts'],
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/scripts/**/*.spec.ts', '<rootDir>/eslint/**/*.spec.ts', '<rootDir>/dashboard/src/**/*.spec.ts', '<rootDir>/packages/sdk/test/**/*.spec.ts'],
       testPathIgnorePatterns: ['\\.integration\\.spec\\.ts$'],
       setupFiles: ['reflect-metadata'],
       transform,

@@ -1,3 +1,5 @@
+import { retryAfterMs } from './retry';
+
 /** Every failed call throws a RelayApiError: the HTTP status, the catalog code and the trace id to quote to support. */
 export class RelayApiError extends Error {
   override readonly name = 'RelayApiError';
@@ -12,6 +14,8 @@ export class RelayApiError extends Error {
     readonly traceId: string | undefined,
     /** The error body as received. */
     readonly body: unknown,
+    /** Seconds the answer's `Retry-After` asked to wait (429, 503), when it gave one. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -35,6 +39,8 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 export function toRelayApiError(response: Response, body: unknown): RelayApiError {
   const headerCode = response.headers.get('x-error-code') ?? undefined;
   const headerTrace = response.headers.get('x-trace-id') ?? undefined;
+  const wait = retryAfterMs(response.headers.get('retry-after'));
+  const retryAfterSeconds = wait === undefined ? undefined : Math.ceil(wait / 1000);
   if (isObject(body) && isObject(body.error)) {
     const { code, message, traceId } = body.error;
     return new RelayApiError(
@@ -43,8 +49,9 @@ export function toRelayApiError(response: Response, body: unknown): RelayApiErro
       typeof code === 'string' ? code : headerCode,
       typeof traceId === 'string' ? traceId : headerTrace,
       body,
+      retryAfterSeconds,
     );
   }
   const message = isObject(body) && typeof body.message === 'string' ? body.message : `HTTP ${response.status}`;
-  return new RelayApiError(message, response.status, headerCode, headerTrace, body);
+  return new RelayApiError(message, response.status, headerCode, headerTrace, body, retryAfterSeconds);
 }

@@ -1,7 +1,7 @@
-import type { Signer, TypedDataField } from 'ethers';
 import { RelayTimeoutError } from './errors';
 import { data, type ApiClient } from './http';
 import type { paths } from './generated/api';
+import { toRelaySigner, type TypedDataField, type WalletSigner } from './signers';
 import type { GaslessQuote, GaslessSwap } from './types';
 
 export type GaslessQuoteQuery = paths['/gasless/quote']['get']['parameters']['query'];
@@ -17,15 +17,16 @@ export class GaslessApi {
   }
 
   /**
-   * Signs the quote's Permit2 typed data with the sender's key (eth_signTypedData_v4). The
-   * signer must be the quote's `sender`; the token must already be approved to Permit2.
+   * Signs the quote's Permit2 typed data with the sender's key (eth_signTypedData_v4): an ethers
+   * Signer, a viem WalletClient (a browser wallet will do) or a viem local account. The signer
+   * must be the quote's `sender`; the token must already be approved to Permit2.
    */
-  async sign(quote: GaslessQuote, signer: Signer): Promise<string> {
-    const { domain, message } = quote.eip712;
-    // ethers derives EIP712Domain itself and refuses it among the struct types.
+  async sign(quote: GaslessQuote, wallet: WalletSigner): Promise<string> {
+    const { domain, message, primaryType } = quote.eip712;
+    // Both libraries derive EIP712Domain from the domain (ethers refuses it among the struct types).
     const types: Record<string, TypedDataField[]> = {};
     for (const [name, fields] of Object.entries(quote.eip712.types)) if (name !== 'EIP712Domain') types[name] = fields;
-    return signer.signTypedData(domain, types, message);
+    return toRelaySigner(wallet).signTypedData({ domain, types, primaryType, message });
   }
 
   /** POST /gasless/submit-swap: the service relays the settlement; the calling account pays the gas. */

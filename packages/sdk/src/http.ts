@@ -1,6 +1,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from './generated/api';
 import { RelayApiError, toRelayApiError } from './errors';
+import { retryingFetch, type RetryOptions } from './retry';
 
 export type ApiClient = Client<paths>;
 
@@ -15,11 +16,14 @@ export interface Credentials {
   jwt?: string;
 }
 
-export function createApiClient(baseUrl: string, credentials: Credentials, fetchImpl?: typeof fetch): ApiClient {
+/** `retry: false` sends every request once; otherwise 429/503 are retried per `RetryOptions` (see retry.ts). */
+export function createApiClient(baseUrl: string, credentials: Credentials, fetchImpl?: typeof fetch, retry: RetryOptions | false = {}): ApiClient {
   const headers: Record<string, string> = {};
   if (credentials.apiKey) headers['api-key'] = credentials.apiKey;
   if (credentials.jwt) headers.authorization = `Bearer ${credentials.jwt}`;
-  return createClient<paths>({ baseUrl: baseUrl.replace(/\/+$/, ''), headers, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+  // Looked up per call, so a fetch installed after the client was built (tests, polyfills) is used.
+  const base: typeof fetch = fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
+  return createClient<paths>({ baseUrl: baseUrl.replace(/\/+$/, ''), headers, fetch: retry === false ? base : retryingFetch(base, retry) });
 }
 
 interface Answer<B> {

@@ -2,6 +2,7 @@ import { AuthApi } from './auth';
 import { GaslessApi } from './gasless';
 import { createApiClient, data, type ApiClient, type Credentials } from './http';
 import { RelayApi } from './relay';
+import type { RetryOptions } from './retry';
 import { connectTxSocket, subscribe, type TxSocket } from './socket';
 import { SwapApi } from './swap';
 import type { Account, Chain } from './types';
@@ -12,6 +13,11 @@ export interface RelayClientOptions extends Credentials {
   /** e.g. http://localhost:3000 */
   baseUrl: string;
   fetch?: typeof fetch;
+  /**
+   * 429 and 503 answers are retried after their `Retry-After` (3 attempts, waits up to 10 s by
+   * default), for GET/PUT/DELETE and for POSTs with an `idempotencyKey`; `false` turns it off.
+   */
+  retry?: RetryOptions | false;
 }
 
 /** The typed client: one object per feature, every call typed by the OpenAPI document. */
@@ -26,7 +32,7 @@ export class RelayClient {
   readonly api: ApiClient;
 
   constructor(private readonly options: RelayClientOptions) {
-    this.api = createApiClient(options.baseUrl, options, options.fetch);
+    this.api = createApiClient(options.baseUrl, options, options.fetch, options.retry);
     this.relay = new RelayApi(this.api, options.baseUrl, options);
     this.swap = new SwapApi(this.api);
     this.gasless = new GaslessApi(this.api);
@@ -37,7 +43,7 @@ export class RelayClient {
 
   /** A client with other credentials (e.g. the JWT of `auth.login`) on the same server. */
   withCredentials(credentials: Credentials): RelayClient {
-    return new RelayClient({ baseUrl: this.options.baseUrl, fetch: this.options.fetch, ...credentials });
+    return new RelayClient({ baseUrl: this.options.baseUrl, fetch: this.options.fetch, retry: this.options.retry, ...credentials });
   }
 
   /** GET /api/supported-chains (public). */
@@ -57,7 +63,16 @@ export class RelayClient {
 }
 
 export { RelayApiError, RelayTimeoutError } from './errors';
-export { verifyWebhookSignature, type WebhookVerification } from './webhooks';
+/**
+ * @deprecated Import webhook verification from `@gas-relay/sdk/server` (`verifyWebhook` also
+ * parses the event). Kept here so existing imports keep working; it uses no Node built-in.
+ */
+export { verifyWebhookSignature, type WebhookVerification } from './webhook-verify';
+export type { WebhookEvent, LowBalanceEvent, DepositEvent, WebhookTestEvent } from './webhook-verify';
+export { fromEthers, fromViem, toRelaySigner } from './signers';
+export type { RelaySigner, WalletSigner, EthersSignerLike, ViemSigner, TypedDataToSign, TypedDataField, AuthorizationToSign, AuthorizationSignature } from './signers';
+export type { RetryOptions } from './retry';
+export type { SignPlanOptions } from './vault';
 export { subscribe, type TxSocket };
 export type { Credentials };
 export type { WaitOptions, TxListQuery } from './relay';

@@ -91,7 +91,7 @@ export class RelayApi {
     return new Promise<TxRecord>((resolve, reject) => {
       let settled = false;
       let lastSeen: TxRecord | undefined;
-      let pollTimer: NodeJS.Timeout | undefined;
+      let pollTimer: ReturnType<typeof setTimeout> | undefined;
       const socket = useSocket ? connectTxSocket(this.baseUrl, this.credentials) : undefined;
       const finish = (outcome: { record: TxRecord } | { error: Error }): void => {
         if (settled) return;

@@ -1,6 +1,7 @@
-import { Signature, TypedDataEncoder, type Signer } from 'ethers';
+import { getAddress, hashTypedData } from 'viem';
 import { RelayTimeoutError } from './errors';
 import { data, type ApiClient } from './http';
+import { toRelaySigner, type WalletSigner } from './signers';
 import type { DepositQuote, ExecutePlan, Order, Position, WithdrawalQuote } from './types';
 
 type DepositQuoteRequest = { userAddress: string; chain: number; asset: string; amount: string; riskTier?: 'conservative' | 'balanced' | 'aggressive'; minApyBps?: number };
@@ -20,6 +21,20 @@ const EXECUTE_TYPES = {
   ],
 };
 
+export interface SignPlanOptions {
+  /**
+   * Reads the EOA's code to skip the authorization when it already delegates (a viem
+   * PublicClient fits). Without it the signer's own node is asked (ethers `signer.provider`, a
+   * viem WalletClient's transport); a signer with neither always adds the authorization.
+   */
+  publicClient?: { getCode(args: { address: `0x${string}` }): Promise<string | undefined> };
+}
+
+function hexOf(value: string): `0x${string}` {
+  if (!/^0x[0-9a-fA-F]*$/.test(value)) throw new Error(`call data is not hex: ${value}`);
+  return `0x${value.slice(2)}`;
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class VaultApi {
@@ -36,34 +51,58 @@ export class VaultApi {
   }
 
   /**
-   * Signs a deposit or withdrawal plan with the user's EOA (an ethers Signer that can sign
-   * EIP-7702 authorizations, e.g. a Wallet) and executes it through POST /v1/deposits. The
-   * Execute message is signed as EIP-712 typed data after checking it hashes to the quote's
-   * `executeDigest`, so the signer never signs a digest it cannot read.
+   * Signs a deposit or withdrawal plan with the user's EOA and executes it through POST
+   * /v1/deposits. The Execute message is signed as EIP-712 typed data after checking it hashes
+   * to the quote's `executeDigest`, so the signer never signs a digest it cannot read.
+   *
+   * The first plan of an EOA also needs an EIP-7702 authorization, which only a wallet holding
+   * the key can sign: an ethers `Wallet`, a viem local account (`privateKeyToAccount`,
+   * `mnemonicToAccount`) or a WalletClient built on one. A browser extension wallet behind a
+   * viem WalletClient or an ethers JsonRpcSigner can sign plans of an EOA that already delegates
+   * to the settlement delegate (later deposits, withdrawals), not the first one.
    */
-  async signAndDeposit(quote: DepositQuote | WithdrawalQuote, signer: Signer): Promise<Order> {
-    return this.execute(await this.sign(quote, signer));
+  async signAndDeposit(quote: DepositQuote | WithdrawalQuote, signer: WalletSigner, options: SignPlanOptions = {}): Promise<Order> {
+    return this.execute(await this.sign(quote, signer, options));
   }
 
   /** The signed body of POST /v1/deposits for a plan. */
-  async sign(quote: DepositQuote | WithdrawalQuote, signer: Signer): Promise<ExecutePlan> {
+  async sign(quote: DepositQuote | WithdrawalQuote, wallet: WalletSigner, options: SignPlanOptions = {}): Promise<ExecutePlan> {
+    const signer = toRelaySigner(wallet);
     const payload = quote.txPayload;
-    const user = await signer.getAddress();
-    const domain = { name: 'SettlementDelegate', version: '1', chainId: payload.authorization.chainId, verifyingContract: user };
-    const message = { calls: payload.calls, nonce: payload.executeNonce, deadline: payload.deadline };
-    const digest = TypedDataEncoder.hash(domain, EXECUTE_TYPES, message);
-    if (digest !== payload.executeDigest) throw new Error(`the plan's executeDigest ${payload.executeDigest} is not the Execute message of ${user} (${digest})`);
-    const executeSignature = await signer.signTypedData(domain, EXECUTE_TYPES, message);
-    // An EOA already delegated to the settlement delegate needs no new authorization (only known with a provider).
-    const code = signer.provider ? await signer.provider.getCode(user) : '0x';
-    if (code.toLowerCase() === `0xef0100${payload.authorization.address.slice(2).toLowerCase()}`) return { quoteId: quote.quoteId, executeSignature };
-    const auth = await signer.authorize({ address: payload.authorization.address, nonce: payload.authorization.nonce, chainId: payload.authorization.chainId });
-    const sig = Signature.from(auth.signature);
+    const user = getAddress(await signer.getAddress());
+    const typed = {
+      domain: { name: 'SettlementDelegate', version: '1', chainId: payload.authorization.chainId, verifyingContract: user },
+      types: EXECUTE_TYPES,
+      primaryType: 'Execute' as const,
+      message: { calls: payload.calls, nonce: payload.executeNonce, deadline: payload.deadline },
+    };
+    const digest = hashTypedData({ ...typed, message: { calls: payload.calls.map((c) => ({ target: getAddress(c.target), value: BigInt(c.value), data: hexOf(c.data) })), nonce: BigInt(payload.executeNonce), deadline: BigInt(payload.deadline) } });
+    if (digest !== payload.executeDigest.toLowerCase()) throw new Error(`the plan's executeDigest ${payload.executeDigest} is not the Execute message of ${user} (${digest})`);
+    const executeSignature = await signer.signTypedData(typed);
+    if (await this.alreadyDelegates(user, payload.authorization.address, signer.getCode, options)) return { quoteId: quote.quoteId, executeSignature };
+    const cannot = (why: string) =>
+      new Error(
+        `${user} does not delegate to the settlement delegate yet, so this plan needs an EIP-7702 authorization, and this ${signer.library} wallet cannot sign one${why}: ` +
+          'use a wallet holding the key (an ethers Wallet, a viem local account) for the first plan of an EOA',
+      );
+    if (!signer.signAuthorization) throw cannot('');
+    // ethers signers all have `authorize`, but only a Wallet implements it (a JsonRpcSigner throws UNSUPPORTED_OPERATION).
+    const auth = await signer
+      .signAuthorization({ address: payload.authorization.address, nonce: payload.authorization.nonce, chainId: payload.authorization.chainId })
+      .catch((err: unknown) => {
+        throw cannot(` (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
+      });
     return {
       quoteId: quote.quoteId,
       executeSignature,
-      authorization: { chainId: payload.authorization.chainId, address: payload.authorization.address, nonce: payload.authorization.nonce, yParity: `0x${sig.yParity}`, r: sig.r, s: sig.s },
+      authorization: { chainId: payload.authorization.chainId, address: payload.authorization.address, nonce: payload.authorization.nonce, yParity: `0x${auth.yParity}`, r: auth.r, s: auth.s },
     };
+  }
+
+  /** An EOA already delegated to the settlement delegate needs no new authorization (known only with access to a node). */
+  private async alreadyDelegates(user: string, delegate: string, signerCode: ((address: string) => Promise<string | undefined>) | undefined, options: SignPlanOptions): Promise<boolean> {
+    const code = options.publicClient ? await options.publicClient.getCode({ address: getAddress(user) }) : await signerCode?.(user);
+    return (code ?? '0x').toLowerCase() === `0xef0100${delegate.slice(2).toLowerCase()}`;
   }
 
   /** POST /v1/deposits with an already signed plan. */

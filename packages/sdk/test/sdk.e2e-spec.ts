@@ -2,8 +2,10 @@ import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Wallet, type HDNodeWallet } from 'ethers';
 import { mintCall, randomAddress, testChain, token } from '../../../test/support/chain-fixtures';
-import { adminAuth, createTestApp, TestApp } from '../../../test/support/test-app';
+import { adminAuth, createAccount, createTestApp, TestApp } from '../../../test/support/test-app';
+import { WebhookReceiver } from '../../../test/support/webhook-receiver';
 import { RelayApiError, RelayClient, RelayTimeoutError, subscribe, verifyWebhookSignature, type TxNotification } from '../src';
+import { verifyWebhook, WebhookVerificationError } from '../src/server';
 
 /** The SDK against the real API (the integration tier's chains, database and Redis) over HTTP and Socket.IO. */
 describe('SDK against the local stack', () => {
@@ -119,5 +121,24 @@ describe('SDK against the local stack', () => {
     expect(verifyWebhookSignature({ secret, headers, rawBody: `${body} ` })).toBe(false);
     expect(verifyWebhookSignature({ secret, headers: { ...headers, 'webhook-id': 'msg_2' }, rawBody: body })).toBe(false);
     expect(verifyWebhookSignature({ secret, headers: { ...headers, 'webhook-timestamp': String(Number(timestamp) - 3600) }, rawBody: body })).toBe(false);
+  });
+
+  it('a real delivery of the service verifies with verifyWebhook (standardwebhooks) and with the earlier verifyWebhookSignature', async () => {
+    const receiver = await WebhookReceiver.start();
+    try {
+      const account = await createAccount(t, 10);
+      const team = new RelayClient({ baseUrl, apiKey: account.apiKey });
+      const { signingSecret } = await team.webhooks.register([{ url: receiver.url(), authType: 'none', enabled: true }]);
+      const { txId } = await team.relay.submit(mint());
+      const calls = await receiver.waitFor((c) => c.some((call) => call.body.txId === txId && call.body.status === 'EXECUTED'), 30_000);
+      const delivery = calls.find((call) => call.body.txId === txId && call.body.status === 'EXECUTED')!;
+      const event = verifyWebhook(signingSecret!, delivery.raw, delivery.headers);
+      expect(event).toMatchObject({ event: 'tx.status', txId, status: 'EXECUTED', userId: account.userId });
+      expect(verifyWebhookSignature({ secret: signingSecret!, headers: delivery.headers, rawBody: delivery.raw })).toBe(true);
+      // The body as received, byte for byte: a re-serialised body with other spacing does not verify.
+      expect(() => verifyWebhook(signingSecret!, JSON.stringify(JSON.parse(delivery.raw), null, 1), delivery.headers)).toThrow(WebhookVerificationError);
+    } finally {
+      await receiver.close();
+    }
   });
 });
