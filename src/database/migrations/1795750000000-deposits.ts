@@ -22,7 +22,7 @@ export class Deposits1795750000000 implements MigrationInterface {
     await q.query(`ALTER TABLE ledger_entries DROP CONSTRAINT ledger_entries_kind_check`);
     await q.query(`ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_kind_check CHECK (kind IN ('credit', 'reserve', 'raise', 'settle', 'release', 'debit', 'adjust', 'deposit'))`);
     await q.query(`ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_deposit_reference_check
-                     CHECK (kind <> 'deposit' OR (reference ~ '^dep:[0-9]+:0x[0-9a-f]{64}:-?[0-9]+$' AND available_delta > 0 AND pending_delta = 0))`);
+                     CHECK (kind <> 'deposit' OR (reference IS NOT NULL AND reference ~ '^dep:[0-9]+:0x[0-9a-f]{64}:-?[0-9]+$' AND available_delta > 0 AND pending_delta = 0))`);
     await q.query(`CREATE TABLE deposit_addresses (
       user_id uuid PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
       address varchar(42) NOT NULL UNIQUE CHECK (address = lower(address) AND address ~ '^0x[0-9a-f]{40}$'),

@@ -14,6 +14,7 @@ const PRICE_MULTIPLIER = 2n;
 /** A sweep holds its rows this long; a worker that dies mid-sweep frees them when it runs out. */
 const SWEEP_LEASE_MS = 120_000;
 const RECEIPT_TIMEOUT_MS = 60_000;
+const RECEIPT_POLL_MS = 250;
 
 export interface SweepResult {
   address: string;
@@ -102,8 +103,15 @@ export class DepositSweeper {
     const raw = await signer.signTransaction({ type: 0, chainId, nonce, ...tx });
     const hash = keccak256(raw);
     await provider.send('eth_sendRawTransaction', [raw]);
-    const receipt = await provider.waitForTransaction(hash, 1, RECEIPT_TIMEOUT_MS);
-    if (!receipt || receipt.status !== 1) throw new Error(`sweep transaction ${hash} ${receipt ? 'reverted' : 'not mined in time'}`);
-    return hash;
+    const until = Date.now() + RECEIPT_TIMEOUT_MS;
+    for (;;) {
+      const receipt = (await provider.send('eth_getTransactionReceipt', [hash])) as { status: string } | null;
+      if (receipt) {
+        if (BigInt(receipt.status) !== 1n) throw new Error(`sweep transaction ${hash} reverted`);
+        return hash;
+      }
+      if (Date.now() > until) throw new Error(`sweep transaction ${hash} not mined in ${RECEIPT_TIMEOUT_MS} ms`);
+      await new Promise((r) => setTimeout(r, RECEIPT_POLL_MS));
+    }
   }
 }

@@ -7,7 +7,7 @@ import { ApiContract } from '../../../common/swagger/api-contract';
 import { ApiKeyOrJwt } from '../../auth';
 import { RateLimited } from '../../rate-limit';
 import { ChainAuditService } from '../audit/chain-audit.service';
-import { AccountAuditDto } from './dto/account-audit.dto';
+import { ChargeAuditDto } from './dto/charge-audit.dto';
 
 /** Rows one request re-reads from the chain at most. */
 const ACCOUNT_AUDIT_MAX_ROWS = 2_000;
@@ -15,7 +15,7 @@ const ACCOUNT_AUDIT_MAX_ROWS = 2_000;
 /** The admin chain audit, scoped to the caller's own rows (extensions.md, "proof of charge"). */
 @ApiTags('accounts')
 @Controller('api')
-export class AccountAuditController {
+export class ChargeAuditController {
   constructor(private readonly audit: ChainAuditService) {}
 
   @Get('audit')
@@ -28,11 +28,11 @@ export class AccountAuditController {
       `the cost they give, what the ledger charged, and whether they agree. At most ${ACCOUNT_AUDIT_MAX_ROWS} rows (truncated says so). Only the caller's own transactions.`,
     auth: 'api-key-or-jwt',
     envelope: 'success',
-    type: AccountAuditDto,
+    type: ChargeAuditDto,
     rateLimited: true,
     errors: ['VALIDATION_001', 'CHAIN_003'],
   })
-  async run(@CurrentCaller() caller: Caller, @Query() query: TimeRangeQueryDto): Promise<AccountAuditDto> {
+  async run(@CurrentCaller() caller: Caller, @Query() query: TimeRangeQueryDto): Promise<ChargeAuditDto> {
     const { from, to } = resolveRange(query);
     const { rows, truncated } = await this.audit.accountRows(caller.account.id, from, to, ACCOUNT_AUDIT_MAX_ROWS);
     const items = rows.map(({ costMicro, chargedMicro, nativePriceUsd, ...row }) => ({

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** One settled transaction of GET /api/audit, recomputed from the chain (extensions.md). */
-export class AccountAuditRowDto {
+export class ChargeAuditRowDto {
   @ApiProperty({ format: 'uuid' }) txId: string;
   @ApiProperty({ example: 31337 }) chainId: number;
   @ApiProperty({ type: String, nullable: true, example: '0x' + 'ab'.repeat(32) }) executionTxHash: string | null;
@@ -16,10 +16,10 @@ export class AccountAuditRowDto {
   @ApiPropertyOptional({ description: 'what disagrees, when onChain is not match' }) detail?: string;
 }
 
-export class AccountAuditDto {
+export class ChargeAuditDto {
   @ApiProperty({ description: 'start of the range (inclusive)' }) from: string;
   @ApiProperty({ description: 'end of the range (exclusive)' }) to: string;
-  @ApiProperty({ type: [AccountAuditRowDto], description: 'oldest first' }) items: AccountAuditRowDto[];
+  @ApiProperty({ type: [ChargeAuditRowDto], description: 'oldest first' }) items: ChargeAuditRowDto[];
   @ApiProperty({ description: 'true when every row matches' }) ok: boolean;
   @ApiProperty({ description: 'true when the row cap stopped before the end of the range' }) truncated: boolean;
 }
