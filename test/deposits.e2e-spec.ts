@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Contract, ContractFactory, HDNodeWallet, parseEther, parseUnits, toBeHex, Wallet, ZeroAddress } from 'ethers';
 import { DataSource } from 'typeorm';
@@ -10,6 +11,8 @@ import { ScenarioChain, startScenarioChain } from './support/chain-conditions/an
 import { CONDITIONS_PORT } from './support/chain-conditions/scenario';
 import { createAccount, createTestApp, TestApp } from './support/test-app';
 import { TEST_STATE_DIR } from './support/test-env';
+import { WebhookReceiver } from './support/webhook-receiver';
+import { io, Socket } from 'socket.io-client';
 
 /**
  * Self-serve funding on a chain of the spec's own (anvil, confirmations 3) with a USD stablecoin
@@ -297,6 +300,38 @@ describe('deposits (self-serve funding)', () => {
     // Nothing left to sweep: a second pass sends nothing for them.
     const again = await t.app.get(DepositSweeper).sweepChain(chainDef);
     expect(again.filter((s) => s.address === a.depositAddress || s.address === b.depositAddress)).toEqual([]);
+  });
+
+  it('announces account.deposit to the account\'s webhooks and Socket.IO', async () => {
+    // A full app (worker role included) so the webhook dispatcher runs; the pass is still driven here.
+    const full = await createTestApp({ env: { ...env, APP_ROLE: 'all' } });
+    const receiver = await WebhookReceiver.start();
+    let socket: Socket | undefined;
+    try {
+      await full.app.listen(0);
+      const a = await account();
+      await full.http().post('/api/user/register-webhooks').set('api-key', a.apiKey).send([{ url: receiver.url('/events'), authType: 'none' }]).expect(200);
+      const url = `http://127.0.0.1:${(full.app.getHttpServer().address() as AddressInfo).port}`;
+      socket = io(`${url}/tx`, { path: '/socket.io', auth: { apiKey: a.apiKey }, transports: ['websocket'], reconnection: false, forceNew: true });
+      const pushed: Array<Record<string, unknown>> = [];
+      socket.on('account.deposit', (e: Record<string, unknown>) => pushed.push(e));
+      expect(await socket.timeout(10_000).emitWithAck('subscribe', { all: true })).toEqual({ ok: true });
+
+      await pass(full);
+      const paid = await payUsdc(a.depositAddress, '12.5');
+      await mineTo(paid.block + CONFIRMATIONS);
+      await pass(full);
+      const deposits = () => receiver.calls.filter((c) => c.body.event === 'account.deposit');
+      await receiver.waitFor(() => deposits().length === 1);
+      const expected = { event: 'account.deposit', userId: a.userId, chainId: CHAIN_ID, txHash: paid.hash, token: (await usdc.getAddress()).toLowerCase(), amount: '12500000', creditedUsd: 12.5, timestamp: expect.stringMatching(/Z$/) };
+      expect(deposits()[0].body).toEqual(expected);
+      for (let i = 0; i < 40 && pushed.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(pushed).toEqual([expected]);
+    } finally {
+      socket?.disconnect();
+      await receiver.close();
+      await full.close();
+    }
   });
 
   it('refuses without credentials and with a bad cursor or limit', async () => {
