@@ -1,4 +1,5 @@
 import { AuthApi } from './auth';
+import { FundingApi, type StatementRange } from './funding';
 import { GaslessApi } from './gasless';
 import { createApiClient, data, type ApiClient, type Credentials } from './http';
 import { RelayApi } from './relay';
@@ -22,6 +23,8 @@ export class RelayClient {
   readonly vault: VaultApi;
   readonly auth: AuthApi;
   readonly webhooks: WebhooksApi;
+  /** Deposit address, deposits, the chain-recomputed audit of charges and the ledger CSV. */
+  readonly funding: FundingApi;
   /** The raw openapi-fetch client, for anything the layer above does not wrap. */
   readonly api: ApiClient;
 
@@ -33,6 +36,7 @@ export class RelayClient {
     this.vault = new VaultApi(this.api);
     this.auth = new AuthApi(this.api);
     this.webhooks = new WebhooksApi(this.api);
+    this.funding = new FundingApi(this.api, options.baseUrl, options, options.fetch);
   }
 
   /** A client with other credentials (e.g. the JWT of `auth.login`) on the same server. */
@@ -50,6 +54,16 @@ export class RelayClient {
     return data(this.api.GET('/api/user', { params: { query: { address } } }));
   }
 
+  /** GET /api/deposits (same as `funding.deposits`). */
+  deposits(query: { limit?: number; cursor?: string } = {}): ReturnType<FundingApi['deposits']> {
+    return this.funding.deposits(query);
+  }
+
+  /** GET /api/audit (same as `funding.audit`). */
+  audit(range: StatementRange = {}): ReturnType<FundingApi['audit']> {
+    return this.funding.audit(range);
+  }
+
   /** A Socket.IO connection to /tx with this client's credentials; `subscribe` it to a txId or `{all: true}`. */
   socket(): TxSocket {
     return connectTxSocket(this.options.baseUrl, this.options);
@@ -62,6 +76,8 @@ export { subscribe, type TxSocket };
 export type { Credentials };
 export type { WaitOptions, TxListQuery } from './relay';
 export type { SwapQuoteQuery } from './swap';
+export type { StatementRange } from './funding';
+export { FundingApi } from './funding';
 export type { GaslessQuoteQuery } from './gasless';
 export type * from './types';
 export { isFinal } from './types';
