@@ -73,6 +73,7 @@ export class RelayClient {
 export { RelayApiError, RelayTimeoutError } from './errors';
 export { verifyWebhookSignature, type WebhookVerification } from './webhooks';
 export { subscribe, type TxSocket };
+export type { DepositNotification } from './socket';
 export type { Credentials };
 export type { WaitOptions, TxListQuery } from './relay';
 export type { SwapQuoteQuery } from './swap';
