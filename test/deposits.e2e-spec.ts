@@ -297,6 +297,11 @@ describe('deposits (self-serve funding)', () => {
 
     const rows = await db.query('SELECT swept_at IS NOT NULL AS swept, swept_tx_hash FROM deposits WHERE address = ANY($1)', [[a.depositAddress, b.depositAddress]]);
     expect(rows.map((r: { swept: boolean }) => r.swept)).toEqual([true, true]);
+    // The treasury's gas sent to a's address is not a deposit: nothing more is credited.
+    await mineTo((await chain.blockNumber()) + CONFIRMATIONS);
+    await pass();
+    expect(await available(a.userId)).toBe(30_000_000n);
+    expect(await depositEntries(a.userId)).toHaveLength(1);
     // Nothing left to sweep: a second pass sends nothing for them.
     const again = await t.app.get(DepositSweeper).sweepChain(chainDef);
     expect(again.filter((s) => s.address === a.depositAddress || s.address === b.depositAddress)).toEqual([]);

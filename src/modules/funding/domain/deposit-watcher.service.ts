@@ -13,6 +13,8 @@ import { DepositRow, DepositStore, SeenTransfer } from '../store/deposit.store';
 import { microToDecimal } from '../../../common/money/decimal';
 import { depositReference, nativeToMicro, stableToMicro } from './deposit-amounts';
 import { TransferReader } from './transfer-reader';
+import { treasuryWallet } from './treasury-wallet';
+import { AppConfig } from '../../../config/app-config';
 
 /** A chain the watcher has never read starts this many blocks behind its head. */
 export const INITIAL_LOOKBACK_BLOCKS = 256;
@@ -56,7 +58,14 @@ export class DepositWatcher {
     private readonly addresses: DepositAddressStore,
     private readonly cursors: DepositCursorStore,
     private readonly deposits: DepositStore,
-  ) {}
+    config: AppConfig,
+  ) {
+    const treasury = treasuryWallet(config);
+    this.serviceSenders = new Set(treasury ? [treasury.address.toLowerCase()] : []);
+  }
+
+  /** Senders whose native transfers to a deposit address are the service's own (the treasury's sweep gas). */
+  private readonly serviceSenders: Set<string>;
 
   /** Chains deposits are taken on: enabled EVM chains. */
   chains(): ChainDefinition[] {
@@ -89,7 +98,11 @@ export class DepositWatcher {
     const owners = await this.addresses.all();
     if (from <= to && owners.size > 0) {
       const stables = this.stableTokens(chain).map((t) => t.address.toLowerCase());
-      const transfers = [...(await reader.tokenTransfers(from, to, stables, [...owners.keys()])), ...(await reader.nativeTransfers(from, to, new Set(owners.keys())))];
+      const transfers = [
+        ...(await reader.tokenTransfers(from, to, stables, [...owners.keys()])),
+        // The treasury's gas for a sweep arrives at the deposit address too: it is the service's, not a deposit.
+        ...(await reader.nativeTransfers(from, to, new Set(owners.keys()), this.serviceSenders)),
+      ];
       const seen: SeenTransfer[] = transfers.flatMap((t) => {
         const userId = owners.get(t.to);
         return userId ? [{ chainId, userId, address: t.to, txHash: t.txHash, logIndex: t.logIndex, token: t.token, amount: t.amount, blockNumber: t.blockNumber, blockHash: t.blockHash }] : [];

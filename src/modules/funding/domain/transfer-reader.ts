@@ -19,6 +19,7 @@ export interface ChainTransfer {
 
 interface RpcTx {
   hash: string;
+  from: string;
   to: string | null;
   value: string;
 }
@@ -75,7 +76,8 @@ export class TransferReader {
     return out;
   }
 
-  async nativeTransfers(from: number, to: number, addresses: Set<string>): Promise<ChainTransfer[]> {
+  /** `ignoreFrom`: senders whose transfers are not deposits (the treasury's gas for a sweep). */
+  async nativeTransfers(from: number, to: number, addresses: Set<string>, ignoreFrom: Set<string>): Promise<ChainTransfer[]> {
     if (addresses.size === 0) return [];
     const out: ChainTransfer[] = [];
     for (let n = from; n <= to; n++) {
@@ -83,7 +85,7 @@ export class TransferReader {
       if (!block) continue;
       for (const tx of block.transactions) {
         const recipient = tx.to?.toLowerCase();
-        if (!recipient || !addresses.has(recipient) || BigInt(tx.value) === 0n) continue;
+        if (!recipient || !addresses.has(recipient) || BigInt(tx.value) === 0n || ignoreFrom.has(tx.from.toLowerCase())) continue;
         const receipt = (await this.provider.send('eth_getTransactionReceipt', [tx.hash])) as { status: string; blockHash: string } | null;
         // A reverted call moved no value; a receipt of another block means the block changed under us (the next pass sees it).
         if (!receipt || BigInt(receipt.status) !== 1n || receipt.blockHash.toLowerCase() !== block.hash.toLowerCase()) continue;
