@@ -40,7 +40,7 @@ export interface WatchPass {
  * 2. each seen deposit `confirmations` deep whose block is still canonical is credited, once:
  *    the row's conditional seen → credited, the `deposit` ledger entry (unique reference) and
  *    the account.deposit outbox row in ONE database transaction;
- * 3. the cursor moves to head − confirmations.
+ * 3. the cursor moves to head − confirmations (unless an address was recorded meanwhile).
  * Nothing lives in memory between passes, so a restart, a second worker or a Redis loss loses
  * and doubles nothing: the blocks after the cursor are read again, and the database decides.
  */
@@ -95,6 +95,7 @@ export class DepositWatcher {
     const to = Math.min(head, from + Math.min(MAX_BLOCKS_PER_PASS, chain.getLogsMaxRange ?? MAX_BLOCKS_PER_PASS) - 1);
     const result: WatchPass = { chainId, head, from, to, seen: 0, orphaned: 0, credited: 0 };
 
+    const version = await this.addresses.version();
     const owners = await this.addresses.all();
     if (from <= to && owners.size > 0) {
       const stables = this.stableTokens(chain).map((t) => t.address.toLowerCase());
@@ -115,7 +116,11 @@ export class DepositWatcher {
     result.credited = await this.creditDue(chain, reader, head - confirmations, confirmations);
     // Final: what lies at head − confirmations or deeper is not read again.
     const final = Math.min(to, head - confirmations);
-    if (final > cursor) await this.cursors.advance(chainId, final);
+    // The head is read before the addresses, and an address is known to nobody before it is
+    // recorded, so a deposit to one recorded during the pass lies above this head. Behind several
+    // providers the head and the logs may come from nodes that disagree: an address recorded
+    // meanwhile keeps the cursor, and the next pass reads these blocks again with it.
+    if (final > cursor && (await this.addresses.version()) === version) await this.cursors.advance(chainId, final);
     return result;
   }
 

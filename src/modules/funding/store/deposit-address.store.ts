@@ -27,6 +27,12 @@ export class DepositAddressStore extends SqlStore {
     return new Map(rows.map((r) => [r.address, r.user_id]));
   }
 
+  /** Changes whenever an address is recorded: a pass that saw it change must not move its cursor. */
+  async version(): Promise<string> {
+    const row = await this.first<{ v: string }>(sql`SELECT count(*)::text || ':' || COALESCE(max(created_at)::text, '') AS v FROM deposit_addresses`);
+    return row?.v ?? '';
+  }
+
   async ownerOf(address: string): Promise<string | null> {
     const row = await this.first<{ user_id: string }>(sql`SELECT user_id FROM deposit_addresses WHERE address = ${address.toLowerCase()}`);
     return row?.user_id ?? null;
