@@ -17,9 +17,9 @@ import { treasuryWallet } from './treasury-wallet';
 import { AppConfig } from '../../../config/app-config';
 
 /** A chain the watcher has never read starts this many blocks behind its head. */
-export const INITIAL_LOOKBACK_BLOCKS = 256;
+export const INITIAL_LOOKBACK_BLOCKS = 128;
 /** Blocks read per pass at most (a watcher far behind catches up over several passes). */
-const MAX_BLOCKS_PER_PASS = 500;
+const MAX_BLOCKS_PER_PASS = 100;
 const DUE_PER_PASS = 200;
 
 export interface WatchPass {
