@@ -31,7 +31,11 @@ export function TeamView({ client, hasApiKey }: { client: RelayClient; hasApiKey
     },
     [account.reload],
   );
-  const live = useLiveTxs(client, filter, onChange);
+  const onDeposit = useCallback(() => {
+    account.reload();
+    setRefreshKey((k) => k + 1);
+  }, [account.reload]);
+  const live = useLiveTxs(client, filter, onChange, onDeposit);
 
   const a = account.data;
   const cfg = a?.userConfig;
