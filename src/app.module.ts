@@ -6,6 +6,7 @@ import { AccountsModule } from './modules/accounts';
 import { AuthModule } from './modules/auth/auth.module';
 import { ChainsModule } from './modules/chains';
 import { DashboardModule } from './modules/dashboard';
+import { FundingModule, FundingWorkerModule } from './modules/funding';
 import { TxSocketModule } from './modules/events/socket/tx-socket.module';
 import { GaslessModule } from './modules/gasless/gasless.module';
 import { GaslessWorkerModule } from './modules/gasless/gasless-worker.module';
@@ -28,7 +29,7 @@ import { RedisModule } from './redis/redis.module';
 export class ApiModule {}
 
 /** Queue consumers, receipt tracking, reconcilers, schedulers and outcome listeners. */
-@Module({ imports: [RelayWorkerModule, WebhooksWorkerModule, VaultWorkerModule, GaslessWorkerModule] })
+@Module({ imports: [RelayWorkerModule, WebhooksWorkerModule, VaultWorkerModule, GaslessWorkerModule, FundingWorkerModule] })
 export class WorkerModule {}
 
 /**
@@ -60,6 +61,7 @@ export class AppModule {
         SwapModule,
         GaslessModule,
         DashboardModule,
+        FundingModule,
         ...(role === 'worker' ? [] : [ApiModule]),
         ...(role === 'api' ? [] : [WorkerModule]),
       ],

@@ -3,12 +3,14 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { toUtf8String, Wallet } from 'ethers';
+import { Contract, toUtf8String, Wallet } from 'ethers';
+import QRCode from 'qrcode';
 import type { Page } from 'playwright-core';
 import { buildDashboard } from '../scripts/dashboard/build';
 import { SignerPool } from '../src/modules/relay';
+import { DepositWatcher } from '../src/modules/funding';
 import { launchBrowser, type Browser } from './support/browser';
-import { mintCall, randomAddress, testChain, token } from './support/chain-fixtures';
+import { erc20, mintCall, provider, randomAddress, testChain, token } from './support/chain-fixtures';
 import { adminAuth, createAccount, createTestApp, TestApp } from './support/test-app';
 import { TEST_ADMIN_TOKEN, TEST_CHAINS, TEST_STATE_DIR } from './support/test-env';
 import { WebhookReceiver } from './support/webhook-receiver';
@@ -137,6 +139,40 @@ describe('dashboard: the page in a real browser (chromium)', () => {
     await page.waitForSelector('[data-testid=tx-drawer] .timeline');
     expect(await page.textContent('[data-testid=tx-drawer]')).toContain(txId);
     await page.screenshot({ path: join(SHOTS, 'team-drawer.png') });
+    expect(consoleProblems).toEqual([]);
+    await page.close();
+  });
+
+  it('team view: the deposit address with its QR code, and a deposit credited live (balance and list)', async () => {
+    const account = await createAccount(t, 1);
+    const page = await open();
+    await page.fill('[data-testid=login-api-key]', account.apiKey);
+    await page.click('[data-testid=login-submit]');
+    await page.waitForSelector('[data-testid=funding-panel] [data-testid=deposit-address]');
+    await page.waitForSelector('[data-testid=live-indicator].on');
+    const { depositAddress } = (await t.http().get('/api/funding').set('api-key', account.apiKey).expect(200)).body.data;
+    expect(await page.textContent('[data-testid=deposit-address]')).toBe(depositAddress);
+    const qr = QRCode.create(depositAddress, { errorCorrectionLevel: 'M' });
+    let dark = 0;
+    for (let y = 0; y < qr.modules.size; y++) for (let x = 0; x < qr.modules.size; x++) if (qr.modules.get(x, y)) dark++;
+    expect(Number(await page.getAttribute('[data-testid=deposit-qr]', 'data-modules'))).toBe(qr.modules.size);
+    // The white background plus one rect per dark module of the address's code.
+    expect(await page.$$eval('[data-testid=deposit-qr] rect', (rects) => rects.length)).toBe(dark + 1);
+    await page.waitForFunction(() => document.querySelector('[data-testid=balance-available]')?.textContent === '$1.00');
+
+    const chain = testChain(31337);
+    const payer = Wallet.createRandom().connect(provider(chain));
+    await provider(chain).send('anvil_setBalance', [payer.address, '0x' + (10n ** 18n).toString(16)]);
+    const usdcToken = new Contract(usdc, erc20, payer);
+    await (await usdcToken.mint(payer.address, 9_000_000n)).wait();
+    await (await usdcToken.transfer(depositAddress, 9_000_000n)).wait();
+    // The chain's confirmations are 0 locally: one pass credits it.
+    await t.app.get(DepositWatcher).pass(31337);
+    // Live, from the account.deposit push (the panels' own polls are 15 s apart).
+    await page.waitForSelector('[data-testid=deposit-row][data-deposit-status=credited]', { timeout: 8_000 });
+    expect(await page.textContent('[data-testid=deposit-row]')).toContain('$9.00');
+    await page.waitForFunction(() => document.querySelector('[data-testid=balance-available]')?.textContent === '$10.00', undefined, { timeout: 8_000 });
+    await page.screenshot({ path: join(SHOTS, 'team-funding.png'), fullPage: true });
     expect(consoleProblems).toEqual([]);
     await page.close();
   });

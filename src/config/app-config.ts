@@ -272,6 +272,10 @@ export class AppConfig {
   @IsInt() @Min(500)
   RELAY_RECONCILE_INTERVAL_MS: number = 5_000;
 
+  /** How often the deposit watcher reads each chain for transfers to deposit addresses (and sweeps credited ones). */
+  @IsInt() @Min(200)
+  DEPOSIT_WATCH_INTERVAL_MS: number = 5_000;
+
   // --- relayer wallets ---
   /** Balance floor of every relayer key (wei, integer string); a chain's relayerMinBalanceWei wins. Under it a key gets no new work and is topped up. */
   @Matches(/^\d{1,78}$/, { message: 'RELAYER_MIN_BALANCE_WEI must be an integer number of wei' })

@@ -6,6 +6,7 @@ export const QUEUES = {
   webhooks: 'webhooks',
   orders: 'vault-orders',
   vaultSamples: 'vault-samples',
+  deposits: 'deposits',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

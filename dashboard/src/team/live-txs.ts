@@ -34,7 +34,7 @@ function matches(tx: TxRecord, filter: TxFilter): boolean {
  * a known row takes the new status at once, an unknown one is read and put on top. A
  * (re)connection reloads the page of rows, so nothing said while disconnected is missed.
  */
-export function useLiveTxs(client: RelayClient, filter: TxFilter, onChange: (n: TxNotification) => void): LiveTxs {
+export function useLiveTxs(client: RelayClient, filter: TxFilter, onChange: (n: TxNotification) => void, onDeposit?: () => void): LiveTxs {
   const [items, setItems] = useState<TxRecord[]>([]);
   const [nextCursor, setNextCursor] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -43,6 +43,8 @@ export function useLiveTxs(client: RelayClient, filter: TxFilter, onChange: (n: 
   filterRef.current = filter;
   const changed = useRef(onChange);
   changed.current = onChange;
+  const deposited = useRef(onDeposit);
+  deposited.current = onDeposit;
   const shown = useRef(items);
   shown.current = items;
 
@@ -79,6 +81,8 @@ export function useLiveTxs(client: RelayClient, filter: TxFilter, onChange: (n: 
         .catch((err: unknown) => setError(`live updates refused: ${errorText(err)}`));
     });
     socket.on('disconnect', () => setConnected(false));
+    // A credited deposit moves the balance: the view refreshes it and the deposits list.
+    socket.on('account.deposit', () => deposited.current?.());
     socket.on('tx.status', (n: TxNotification) => {
       changed.current(n);
       const known = shown.current.some((row) => row.id === n.txId);

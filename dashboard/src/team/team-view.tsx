@@ -4,6 +4,7 @@ import { unwrap } from '../api';
 import { usd } from '../ui/format';
 import { usePoll } from '../ui/use-poll';
 import { useLiveTxs, type TxFilter } from './live-txs';
+import { FundingPanel } from './funding-panel';
 import { SpendPanel } from './spend-panel';
 import { TxDrawer } from './tx-drawer';
 import { TxTable } from './tx-table';
@@ -30,7 +31,11 @@ export function TeamView({ client, hasApiKey }: { client: RelayClient; hasApiKey
     },
     [account.reload],
   );
-  const live = useLiveTxs(client, filter, onChange);
+  const onDeposit = useCallback(() => {
+    account.reload();
+    setRefreshKey((k) => k + 1);
+  }, [account.reload]);
+  const live = useLiveTxs(client, filter, onChange, onDeposit);
 
   const a = account.data;
   const cfg = a?.userConfig;
@@ -82,6 +87,7 @@ export function TeamView({ client, hasApiKey }: { client: RelayClient; hasApiKey
       <SpendPanel client={client} chains={chainList} refreshKey={refreshKey} />
       <TxTable live={live} filter={filter} onFilter={setFilter} chains={chainList} onOpen={setOpen} />
       <div class="grid-2">
+        <FundingPanel client={client} chains={chainList} refreshKey={refreshKey} />
         <WebhooksPanel client={client} refreshKey={refreshKey} />
         {a && <VaultPanel client={client} defaultAddress={a.address} enabled={hasApiKey} />}
       </div>

@@ -1,4 +1,5 @@
 import { AuthApi } from './auth';
+import { FundingApi, type StatementRange } from './funding';
 import { GaslessApi } from './gasless';
 import { createApiClient, data, type ApiClient, type Credentials } from './http';
 import { RelayApi } from './relay';
@@ -28,6 +29,8 @@ export class RelayClient {
   readonly vault: VaultApi;
   readonly auth: AuthApi;
   readonly webhooks: WebhooksApi;
+  /** Deposit address, deposits, the chain-recomputed audit of charges and the ledger CSV. */
+  readonly funding: FundingApi;
   /** The raw openapi-fetch client, for anything the layer above does not wrap. */
   readonly api: ApiClient;
 
@@ -39,6 +42,7 @@ export class RelayClient {
     this.vault = new VaultApi(this.api);
     this.auth = new AuthApi(this.api);
     this.webhooks = new WebhooksApi(this.api);
+    this.funding = new FundingApi(this.api, options.baseUrl, options, options.fetch);
   }
 
   /** A client with other credentials (e.g. the JWT of `auth.login`) on the same server. */
@@ -54,6 +58,16 @@ export class RelayClient {
   /** GET /api/user (public). */
   account(address: string): Promise<Account> {
     return data(this.api.GET('/api/user', { params: { query: { address } } }));
+  }
+
+  /** GET /api/deposits (same as `funding.deposits`). */
+  deposits(query: { limit?: number; cursor?: string } = {}): ReturnType<FundingApi['deposits']> {
+    return this.funding.deposits(query);
+  }
+
+  /** GET /api/audit (same as `funding.audit`). */
+  audit(range: StatementRange = {}): ReturnType<FundingApi['audit']> {
+    return this.funding.audit(range);
   }
 
   /** A Socket.IO connection to /tx with this client's credentials; `subscribe` it to a txId or `{all: true}`. */
@@ -74,9 +88,12 @@ export type { RelaySigner, WalletSigner, EthersSignerLike, ViemSigner, TypedData
 export type { RetryOptions } from './retry';
 export type { SignPlanOptions } from './vault';
 export { subscribe, type TxSocket };
+export type { DepositNotification } from './socket';
 export type { Credentials };
 export type { WaitOptions, TxListQuery } from './relay';
 export type { SwapQuoteQuery } from './swap';
+export type { StatementRange } from './funding';
+export { FundingApi } from './funding';
 export type { GaslessQuoteQuery } from './gasless';
 export type * from './types';
 export { isFinal } from './types';

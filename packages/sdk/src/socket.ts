@@ -2,8 +2,23 @@ import { io, type Socket } from 'socket.io-client';
 import type { Credentials } from './http';
 import type { TxNotification } from './types';
 
+/** `account.deposit` (extensions.md, "Self-serve funding"): a deposit credited to the account. */
+export interface DepositNotification {
+  event: 'account.deposit';
+  userId: string;
+  chainId: number;
+  txHash: string;
+  /** The token's address; the zero address for the native currency. */
+  token: string;
+  /** In the token's smallest unit (decimal string). */
+  amount: string;
+  creditedUsd: number;
+  timestamp: string;
+}
+
 interface ServerEvents {
   'tx.status': (notification: TxNotification) => void;
+  'account.deposit': (event: DepositNotification) => void;
   error: (error: { code: string; message: string }) => void;
 }
 type SubscribeAck = { ok: true } | { ok: false; error: { code: string; message: string } };

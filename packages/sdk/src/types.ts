@@ -28,6 +28,11 @@ export type WebhookRegistration = Schemas['RegisterWebhookDto'];
 export type RegisteredWebhooks = Schemas['RegisteredWebhooksDto'];
 export type LoginToken = Schemas['LoginTokenDto'];
 export type ErrorEnvelope = Schemas['ErrorEnvelope'];
+export type Funding = Schemas['FundingDto'];
+export type FundingDeposit = Schemas['DepositDto'];
+export type FundingDepositList = Schemas['DepositListDto'];
+export type ChargeAudit = Schemas['ChargeAuditDto'];
+export type ChargeAuditRow = Schemas['ChargeAuditRowDto'];
 export type TxStatus = TxRecord['status'];
 
 /** Socket.IO `tx.status` event and webhook body (decisions.md "TxNotification"); not part of the HTTP document. */

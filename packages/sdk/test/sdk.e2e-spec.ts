@@ -103,6 +103,24 @@ describe('SDK against the local stack', () => {
     expect(seen.filter((n) => n.txId === txId).map((n) => n.status)).toEqual(['PENDING', 'EXECUTED']);
   });
 
+  it('funding, deposits, audit and the ledger CSV of the caller\'s own account', async () => {
+    const funding = await client.funding.funding();
+    expect(funding.depositAddress).toMatch(/^0x[0-9a-f]{40}$/);
+    expect(funding.chains.map((c) => c.chainId)).toContain(31337);
+    expect((await client.funding.funding()).depositAddress).toBe(funding.depositAddress);
+    expect(await client.deposits({ limit: 10 })).toEqual({ items: [], nextCursor: null });
+    const audit = await client.audit({ from: new Date(Date.now() - 3_600_000) });
+    expect(audit.items.length).toBeGreaterThan(0);
+    expect(audit.items.every((i) => i.onChain === 'match' && i.costUSD === i.chargedUsd)).toBe(true);
+    const csv = await client.funding.ledgerCsv();
+    expect(csv.split('\r\n')[0]).toBe('time,kind,reference,amountUsd,balanceAfterUsd');
+    const refused = await client.audit({ from: '2026-01-01T00:00:00Z', to: '2026-03-01T00:00:00Z' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(RelayApiError);
+    expect((refused as RelayApiError).code).toBe('VALIDATION_001');
+    const anonymous = await new RelayClient({ baseUrl }).funding.ledgerCsv().catch((e: unknown) => e);
+    expect((anonymous as RelayApiError).code).toBe('AUTH_001');
+  });
+
   it('swap.tokens and swap.quote return typed catalog entries and routes', async () => {
     const tokens = await client.swap.tokens(31337);
     expect(tokens.map((x) => x.symbol)).toEqual(expect.arrayContaining(['USDC', 'WETH']));

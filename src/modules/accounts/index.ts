@@ -19,7 +19,7 @@ export { LedgerEntryEntity } from './store/ledger-entry.entity';
 export { maxRetriesOf, raiseReservationCte, reservationCte, settleCoveredUpdate } from './store/account.store';
 export type { RaiseRequest, ReservationRequest } from './store/account.store';
 export { raiseEntryCte, reserveEntryCte, settleEntryCte } from './store/ledger-entry.store';
-export type { SpendBucket, SpendRow } from './store/ledger-entry.store';
+export type { SpendBucket, SpendRow, StatementRow } from './store/ledger-entry.store';
 export { ApiKeyCache } from './domain/api-key-cache';
 export { LowBalanceMonitor } from './domain/low-balance-monitor';
 export { domainAllowed, originHost } from './policy/domain-whitelist';

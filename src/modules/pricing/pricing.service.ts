@@ -3,6 +3,7 @@ import { AppError } from '../../common/errors/app-error';
 import { AppConfig } from '../../config/app-config';
 import { ChainDefinition, ChainRegistry } from '../chains';
 import { PriceAnchors } from './price-band';
+import { ChainlinkPriceSource } from './sources/chainlink-price.source';
 import { NATIVE_PRICE_SOURCES, NativePriceSource } from './sources/price-source';
 
 export interface NativePrice {
@@ -34,6 +35,7 @@ export class PricingService {
     private readonly registry: ChainRegistry,
     private readonly config: AppConfig,
     @Inject(NATIVE_PRICE_SOURCES) private readonly sources: NativePriceSource[],
+    private readonly feed: ChainlinkPriceSource,
   ) {
     this.anchors = new PriceAnchors(config.PRICE_BAND_PERCENT, config.PRICE_BAND_WINDOW_SECONDS * 1000);
   }
@@ -42,6 +44,23 @@ export class PricingService {
     const price = await this.current(chainId);
     if (use.valueWei !== undefined && use.valueWei > 0n) this.checkValue(this.registry.get(chainId), price, use.valueWei);
     return price;
+  }
+
+  /**
+   * The native price as of a block, in micro-USD: the chain's Chainlink feed read at that block
+   * (the same answer for every reader, whenever it asks), else the current price of the live
+   * sources (`source` says which). CHAIN_004 when neither answers.
+   */
+  async nativeMicroUsdAt(chainId: number, blockNumber: number): Promise<{ microUsd: bigint; source: string }> {
+    const chain = this.registry.get(chainId);
+    try {
+      const atBlock = await this.feed.nativeMicroUsdAt(chain, blockNumber);
+      if (atBlock !== null) return { microUsd: atBlock, source: 'chainlink@block' };
+    } catch (err) {
+      this.logger.warn(`feed of chain ${chainId} at block ${blockNumber}: ${(err as Error).message.split('\n')[0]}`);
+    }
+    const price = await this.current(chainId);
+    return { microUsd: BigInt(Math.round(price.usd * 1e6)), source: price.source };
   }
 
   private current(chainId: number): Promise<NativePrice> {

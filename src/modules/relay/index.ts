@@ -22,3 +22,4 @@ export { RelayAuditModule } from './audit/relay-audit.module';
 export { ChainAuditService } from './audit/chain-audit.service';
 export type { ChainAuditReport } from './audit/chain-audit.service';
 export { chainIdOfTxReference } from './store/relay-transaction.sql';
+export { confirmationsOf } from './core/confirmations';

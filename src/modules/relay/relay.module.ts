@@ -1,5 +1,6 @@
 import { RelayAuditModule } from './audit/relay-audit.module';
 import { ChainAuditController } from './http/chain-audit.controller';
+import { ChargeAuditController } from './http/charge-audit.controller';
 import { Module } from '@nestjs/common';
 import { ApprovalGate } from './intake/approval-gate';
 import { PendingWriter } from './intake/pending-writer.service';
@@ -19,7 +20,7 @@ import { RelayCoreModule } from './relay-core.module';
 /** The relay's HTTP side; other features relay through SubmissionService. */
 @Module({
   imports: [RelayCoreModule, RelayAuditModule],
-  controllers: [RelayController, TxListController, TxActionsController, ChainAuditController],
+  controllers: [RelayController, TxListController, TxActionsController, ChainAuditController, ChargeAuditController],
   providers: [ApprovalGate, PendingWriter, SubmissionService, SyncWaitService, ExchangeRelayService, FundingSignedService, FundingQuoteService, TxListService, SyncReplay, TxActionsService],
   exports: [SubmissionService, SyncWaitService],
 })

@@ -6,7 +6,7 @@ export { TxSignalSubscriber } from './tx-signal.subscriber';
 export { TxStatusEventEntity } from './tx-status-event.entity';
 export { earlierEventUndispatched, outboxInsert, TxStatusEventStore } from './tx-status-event.store';
 export { TxStatusPublisher, txSignalChannel } from './tx-status.publisher';
-export type { AccountEvent, LowBalanceEvent } from './account-event';
+export type { AccountEvent, DepositEvent, LowBalanceEvent } from './account-event';
 export { AccountSignals } from './account-signals';
 export { failureReasonOf, stagesOf } from './tx-record-fields';
 export type { TxStages } from './tx-record-fields';

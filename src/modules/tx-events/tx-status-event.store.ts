@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Sql, sql } from '../../database/sql';
 import { SqlRunner, SqlStore } from '../../database/sql-store';
+import type { AccountEvent } from './account-event';
 import type { TxNotification } from './tx-notification';
 
 /** Every statement that writes `tx_status_events` (the outbox of status changes). */
@@ -21,6 +22,15 @@ export class TxStatusEventStore extends SqlStore {
   /** Moves the outbox cursor past these events. */
   async markDispatched(eventIds: string[], runner: SqlRunner): Promise<void> {
     await this.rows(sql`UPDATE tx_status_events SET dispatched_at = now() WHERE id = ANY(${eventIds}::bigint[])`, runner);
+  }
+
+  /**
+   * An account event (no transaction) into the outbox, in the caller's transaction: the
+   * dispatcher turns it into webhook deliveries like a status change. `status` names the event
+   * (`deposit` for account.deposit).
+   */
+  async insertAccountEvent(event: AccountEvent, status: string, runner: SqlRunner): Promise<void> {
+    await this.rows(outboxInsert(sql`VALUES (NULL::uuid, ${event.userId}::uuid, ${status}, NULL, ${JSON.stringify(event)}::jsonb)`), runner);
   }
 
   async insert(notification: TxNotification, runner: SqlRunner): Promise<void> {

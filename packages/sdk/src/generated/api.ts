@@ -400,6 +400,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's settled transactions recomputed from the chain
+         * @description One row per settled transaction created in [from, to) (at most 31 days; default the last 31): the receipt as the chain has it, the native price the charge was converted at, the cost they give, what the ledger charged, and whether they agree. At most 2000 rows (truncated says so). Only the caller's own transactions.
+         */
+        get: operations["ChargeAuditController_run"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/register-webhooks": {
         parameters: {
             query?: never;
@@ -781,6 +801,46 @@ export interface paths {
         };
         /** Every relayer key per region and chain with its on-chain balance */
         get: operations["RelayersController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/funding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's deposit address and what it accepts on each chain
+         * @description One address per account, the same on every chain. A transfer to it of a listed token is credited once it is `confirmations` deep: USD stablecoins 1:1, the native currency at the price of the crediting block.
+         */
+        get: operations["FundingController_info"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/deposits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's deposits, newest first
+         * @description seen: found on chain, not yet deep enough; credited: added to the balance. Keyset pagination: pass `nextCursor` as `cursor` until it is null.
+         */
+        get: operations["FundingController_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1427,6 +1487,62 @@ export interface components {
             truncated: boolean;
             mismatches: components["schemas"]["AuditMismatchDto"][];
         };
+        ChargeAuditRowDto: {
+            /** Format: uuid */
+            txId: string;
+            /** @example 31337 */
+            chainId: number;
+            /** @example 0xabababababababababababababababababababababababababababababababab */
+            executionTxHash: string | null;
+            /**
+             * @description the chain's receipt (decimal string); null when the chain has none
+             * @example 21000
+             */
+            gasUsed: string | null;
+            /**
+             * @description wei per gas, from the chain (decimal string)
+             * @example 1000000000
+             */
+            effectiveGasPrice: string | null;
+            /**
+             * @description L1 data fee in wei, from the chain (0 on L1s)
+             * @example 0
+             */
+            l1Fee: string | null;
+            /**
+             * @description native value sent, wei (0 when the call reverted)
+             * @example 0
+             */
+            valueWei: string;
+            /**
+             * @description USD per native unit the charge was converted at
+             * @example 3000
+             */
+            nativePriceUsd: number | null;
+            /** @description USD: (gasUsed × effectiveGasPrice + l1Fee + valueWei + top-ups) × nativePriceUsd from the chain's receipt */
+            costUSD: number | null;
+            /** @description USD the ledger charged for the transaction */
+            chargedUsd: number;
+            /**
+             * @description missing: the recorded hash has no receipt on chain; mismatch: see detail
+             * @enum {string}
+             */
+            onChain: "match" | "mismatch" | "missing";
+            /** @description what disagrees, when onChain is not match */
+            detail?: string;
+        };
+        ChargeAuditDto: {
+            /** @description start of the range (inclusive) */
+            from: string;
+            /** @description end of the range (exclusive) */
+            to: string;
+            /** @description oldest first */
+            items: components["schemas"]["ChargeAuditRowDto"][];
+            /** @description true when every row matches */
+            ok: boolean;
+            /** @description true when the row cap stopped before the end of the range */
+            truncated: boolean;
+        };
         WebhookViewDto: {
             url: string;
             /** @enum {string} */
@@ -2040,6 +2156,80 @@ export interface components {
             floorWei: string | null;
             /** @description Why the balance is missing (the node's error) */
             error: string | null;
+        };
+        FundingTokenDto: {
+            /**
+             * @description token address; the zero address for the native currency
+             * @example 0x0000000000000000000000000000000000000000
+             */
+            address: string;
+            /** @example USDC */
+            symbol: string;
+            /** @example 6 */
+            decimals: number;
+        };
+        FundingChainDto: {
+            /** @example 31337 */
+            chainId: number;
+            /** @description the chain's USD stablecoins (credited 1:1) and its native currency (credited at the feed's price of the crediting block) */
+            tokens: components["schemas"]["FundingTokenDto"][];
+            /**
+             * @description blocks a deposit must be deep before it is credited
+             * @example 3
+             */
+            confirmations: number;
+        };
+        FundingDto: {
+            /**
+             * @description the account's deposit address, the same on every chain
+             * @example 0x1111111111111111111111111111111111111111
+             */
+            depositAddress: string;
+            chains: components["schemas"]["FundingChainDto"][];
+        };
+        DepositDto: {
+            /** @example 31337 */
+            chainId: number;
+            /** @example 0xabababababababababababababababababababababababababababababababab */
+            txHash: string;
+            /**
+             * @description the Transfer log's index in its block; -1 for a native transfer
+             * @example 3
+             */
+            logIndex: number;
+            /** @description token address; the zero address for the native currency */
+            token: string;
+            /**
+             * @description in the token's smallest unit (decimal string)
+             * @example 25000000
+             */
+            amount: string;
+            /**
+             * @description USD credited; null until credited
+             * @example 25
+             */
+            creditedUsd: number | null;
+            /** @enum {string} */
+            status: "seen" | "credited";
+            /**
+             * @description blocks on top of the deposit's block now (capped at the chain's confirmations once credited)
+             * @example 3
+             */
+            confirmations: number;
+            /**
+             * @description ISO time of the credit
+             * @example null
+             */
+            creditedAt: string | null;
+        };
+        DepositListDto: {
+            /** @description newest first */
+            items: components["schemas"]["DepositDto"][];
+            /**
+             * @description pass as `cursor` for the next page; null on the last page
+             * @example null
+             */
+            nextCursor: string | null;
         };
         LoginMessageDto: {
             /** @description EIP-4361 text to sign verbatim with EIP-191 personal_sign */
@@ -6551,6 +6741,199 @@ export interface operations {
             };
         };
     };
+    ChargeAuditController_run: {
+        parameters: {
+            query?: {
+                /**
+                 * @description start, inclusive (ISO 8601); default `to` − 31 days
+                 * @example 2026-11-01T00:00:00.000Z
+                 */
+                from?: string;
+                /**
+                 * @description end, exclusive (ISO 8601); default now
+                 * @example 2026-11-28T00:00:00.000Z
+                 */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "from": "string",
+                     *         "to": "string",
+                     *         "items": [
+                     *           {
+                     *             "txId": "string",
+                     *             "chainId": 31337,
+                     *             "executionTxHash": "0xabababababababababababababababababababababababababababababababab",
+                     *             "gasUsed": "21000",
+                     *             "effectiveGasPrice": "1000000000",
+                     *             "l1Fee": "0",
+                     *             "valueWei": "0",
+                     *             "nativePriceUsd": 3000,
+                     *             "costUSD": 1,
+                     *             "chargedUsd": 1,
+                     *             "onChain": "match",
+                     *             "detail": "string"
+                     *           }
+                     *         ],
+                     *         "ok": false,
+                     *         "truncated": false
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ChargeAuditDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_001 (invalid input), VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_001",
+                     *         "message": "invalid input",
+                     *         "category": "VALIDATION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CHAIN_003 (blockchain RPC error), SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "CHAIN_003",
+                     *         "message": "blockchain RPC error",
+                     *         "category": "CHAIN",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     WebhooksController_register: {
         parameters: {
             query?: {
@@ -10868,6 +11251,344 @@ export interface operations {
                      *         "code": "AUTH_001",
                      *         "message": "unauthorized access",
                      *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    FundingController_info: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "depositAddress": "0x1111111111111111111111111111111111111111",
+                     *         "chains": [
+                     *           {
+                     *             "chainId": 31337,
+                     *             "tokens": [
+                     *               {
+                     *                 "address": "0x0000000000000000000000000000000000000000",
+                     *                 "symbol": "USDC",
+                     *                 "decimals": 6
+                     *               }
+                     *             ],
+                     *             "confirmations": 3
+                     *           }
+                     *         ]
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["FundingDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    FundingController_list: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Default: 50.
+                 * @example 1
+                 */
+                limit?: number;
+                /**
+                 * @description `nextCursor` of the previous page
+                 * @example 42
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "chainId": 31337,
+                     *             "txHash": "0xabababababababababababababababababababababababababababababababab",
+                     *             "logIndex": 3,
+                     *             "token": "string",
+                     *             "amount": "25000000",
+                     *             "creditedUsd": 25,
+                     *             "status": "seen",
+                     *             "confirmations": 3,
+                     *             "creditedAt": null
+                     *           }
+                     *         ],
+                     *         "nextCursor": null
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["DepositListDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_001 (invalid input), VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_001",
+                     *         "message": "invalid input",
+                     *         "category": "VALIDATION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"

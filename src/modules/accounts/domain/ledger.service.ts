@@ -7,7 +7,7 @@ import { AccountCounters } from '../store/account-counters';
 import { AccountStore, ReservationRequest } from '../store/account.store';
 import { AccountEntity } from '../store/account.entity';
 import { LedgerKind } from '../store/ledger-entry.entity';
-import { LedgerEntryStore, SpendBucket, SpendRow } from '../store/ledger-entry.store';
+import { LedgerEntryStore, SpendBucket, SpendRow, StatementRow } from '../store/ledger-entry.store';
 
 export interface Balances {
   availableMicro: bigint;
@@ -50,6 +50,24 @@ export class LedgerService {
       const account = await this.lock(m, userId);
       return this.apply(m, account, 'credit', amountMicro, 0n, null, memo ?? null);
     });
+  }
+
+  /**
+   * An on-chain deposit credited under its `dep:...` reference, in the caller's transaction (the
+   * funding module marks the deposit row credited in the same one). The (kind, reference)
+   * unique index makes a second credit of the same transfer fail the whole transaction.
+   */
+  deposit(userId: string, reference: string, amountMicro: bigint, memo: string, em: EntityManager): Promise<Balances> {
+    if (amountMicro <= 0n) throw new AppError('VALIDATION_001', 'deposit amount must be positive');
+    return this.inTransaction(em, async (m) => {
+      const account = await this.lock(m, userId);
+      return this.apply(m, account, 'deposit', amountMicro, 0n, reference, memo);
+    });
+  }
+
+  /** The account's entries in [from, to), oldest first, each with the available balance after it (GET /api/ledger.csv). */
+  statement(userId: string, from: Date, to: Date, limit: number): Promise<StatementRow[]> {
+    return this.entries.statement(userId, from, to, limit);
   }
 
   /**

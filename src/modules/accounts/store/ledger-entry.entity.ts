@@ -9,8 +9,10 @@ import { bigintTransformer } from '../../../database/bigint.transformer';
  * debit: money out of available without a reservation (operator adjustment, funding fee).
  * adjust: a settled charge corrected after a reorg moved its transaction (either sign, under the
  * settlement's reference; one per correction, so several may share a reference).
+ * deposit: an on-chain deposit credited at its depth, under `dep:<chainId>:<txHash>:<logIndex>`
+ * (unique: the database refuses a second credit of the same transfer).
  */
-export const LEDGER_KINDS = ['credit', 'reserve', 'raise', 'settle', 'release', 'debit', 'adjust'] as const;
+export const LEDGER_KINDS = ['credit', 'reserve', 'raise', 'settle', 'release', 'debit', 'adjust', 'deposit'] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 /**

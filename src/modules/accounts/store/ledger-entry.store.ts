@@ -55,6 +55,21 @@ export class LedgerEntryStore extends SqlStore {
   }
 
   /**
+   * The account's entries created in [from, to), oldest first, with the running available balance
+   * after each (a window sum over every entry since the account began, so the first row of the
+   * range already carries what came before it).
+   */
+  statement(userId: string, from: Date, to: Date, limit: number): Promise<StatementRow[]> {
+    return this.rows<StatementRow>(
+      sql`SELECT "createdAt", kind, reference, "availableDelta", "balanceAfter" FROM (
+            SELECT id, created_at AS "createdAt", kind, reference, available_delta::text AS "availableDelta",
+                   (SUM(available_delta) OVER (ORDER BY id))::text AS "balanceAfter"
+              FROM ledger_entries WHERE user_id = ${userId} AND created_at < ${to}
+          ) s WHERE "createdAt" >= ${from} ORDER BY id LIMIT ${limit}`,
+    );
+  }
+
+  /**
    * What the account was charged per UTC hour or day since `since`: a settle entry takes its
    * `-(available + pending)` out of the account (what was charged; the rest of the reservation
    * went back), and an adjust entry corrects a charge after a reorg; `count` counts settlements.
@@ -72,6 +87,15 @@ export class LedgerEntryStore extends SqlStore {
 }
 
 export type SpendBucket = 'hour' | 'day';
+
+/** One ledger entry of a statement: what moved in available and what available was after it. */
+export interface StatementRow {
+  createdAt: Date;
+  kind: LedgerKind;
+  reference: string | null;
+  availableDelta: string;
+  balanceAfter: string;
+}
 
 export interface SpendRow {
   bucket: Date;

@@ -21,8 +21,10 @@ export class TxSocketEmitter {
     this.nsp?.local.to([accountRoom(notification.userId), txRoom(notification.txId)]).emit('tx.status', notification);
   }
 
-  /** Account events (account.low_balance) to the account's room. */
+  /** Account events (account.low_balance, account.deposit) to the account's room. */
   accountEvent(event: AccountEvent): void {
-    this.nsp?.local.to(accountRoom(event.userId)).emit(event.event, event);
+    const room = this.nsp?.local.to(accountRoom(event.userId));
+    if (event.event === 'account.deposit') room?.emit('account.deposit', event);
+    else room?.emit('account.low_balance', event);
   }
 }

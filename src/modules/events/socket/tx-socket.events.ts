@@ -1,5 +1,5 @@
 import type { Namespace, Socket } from 'socket.io';
-import type { LowBalanceEvent, TxNotification } from '../../tx-events';
+import type { DepositEvent, LowBalanceEvent, TxNotification } from '../../tx-events';
 
 /** What the client learns when it is refused or a request fails: a catalog code and its message. */
 export interface SocketErrorBody {
@@ -14,6 +14,8 @@ export interface TxServerEvents {
   'tx.status': (notification: TxNotification) => void;
   /** To the account's room (extensions.md, "Low balance"). */
   'account.low_balance': (event: LowBalanceEvent) => void;
+  /** To the account's room (extensions.md, "Self-serve funding"): a deposit credited. */
+  'account.deposit': (event: DepositEvent) => void;
   error: (error: SocketErrorBody) => void;
 }
 

@@ -39,6 +39,27 @@ export class ChainlinkPriceSource implements NativePriceSource {
     return scaledToNumber(answer, decimals);
   }
 
+  /**
+   * The feed's answer as of block `blockNumber` (`eth_call` at that block), in micro-USD per whole
+   * native unit, with the round's age measured against that block's time; null when the chain has
+   * no feed or the round was stale or not positive then. What the deposit watcher credits a
+   * native deposit at: any worker reading it later gets the same price.
+   */
+  async nativeMicroUsdAt(chain: ChainDefinition, blockNumber: number): Promise<bigint | null> {
+    const feed = chain.pricing?.chainlink;
+    if (!feed || !chain.rpcUrl) return null;
+    const provider = this.registry.provider(chain.chainId);
+    const aggregator = new Contract(feed.nativeUsd, AGGREGATOR_V3_ABI, provider);
+    const [round, decimals, block] = await Promise.all([
+      aggregator.latestRoundData({ blockTag: blockNumber }) as Promise<[bigint, bigint, bigint, bigint, bigint]>,
+      this.decimalsOf(chain.chainId, aggregator),
+      provider.getBlock(blockNumber),
+    ]);
+    const [, answer, , updatedAt] = round;
+    if (!block || answer <= 0n || block.timestamp - Number(updatedAt) > feed.maxAgeSeconds) return null;
+    return decimals >= 6n ? answer / 10n ** (decimals - 6n) : answer * 10n ** (6n - decimals);
+  }
+
   private decimalsOf(chainId: number, aggregator: Contract): Promise<bigint> {
     const key = `${chainId}:${String(aggregator.target).toLowerCase()}`;
     let pending = this.decimals.get(key);

@@ -16,7 +16,9 @@ export type AuditKind =
   /** The row's charge differs from what the ledger moved for it (micro-USD). */
   | 'charge_mismatch'
   /** The ledger still holds a reservation for a final row (micro-USD). */
-  | 'reservation_open';
+  | 'reservation_open'
+  /** The row's cost differs from the chain's receipt converted at the row's recorded native price (micro-USD; GET /api/audit). */
+  | 'cost_usd_mismatch';
 
 export interface AuditMismatch {
   txId: string;

@@ -50,10 +50,17 @@ export class RelayTransactionStore extends SqlStore {
 
   /** In-flight transactions created before `before`, oldest first (PENDING is exactly the in-flight stages, and it is indexed). */
   /** Final rows (EXECUTED/FAILED) for the chain audit, oldest first, after the `after` id cursor within the same created_at order. */
-  finalForAudit(filter: { chainId?: number; since?: Date; userId?: string }, limit: number, after?: { createdAt: Date; id: string }): Promise<RelayTransactionEntity[]> {
+  finalForAudit(
+    filter: { chainId?: number; since?: Date; until?: Date; userId?: string; minedOnly?: boolean },
+    limit: number,
+    after?: { createdAt: Date; id: string },
+  ): Promise<RelayTransactionEntity[]> {
     const q = this.manager()
       .createQueryBuilder(RelayTransactionEntity, 't')
       .where('t.status IN (:...final)', { final: [statusOf('executed'), statusOf('failed')] });
+    // Settled on chain: executed or reverted (a row failed before anything was mined cost nothing).
+    if (filter.minedOnly) q.andWhere('t.stage IN (:...mined)', { mined: ['executed', 'reverted'] });
+    if (filter.until) q.andWhere('t.created_at < :until', { until: filter.until });
     if (filter.chainId !== undefined) q.andWhere('t.chain_id = :chainId', { chainId: filter.chainId });
     if (filter.since) q.andWhere('t.created_at >= :since', { since: filter.since });
     if (filter.userId) q.andWhere('t.user_id = :userId', { userId: filter.userId });
