@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../../../common/errors/app-error';
 import { SecretBox } from '../../../common/crypto/secret-box';
 import { AppConfig } from '../../../config/app-config';
-import { postWebhook } from '../delivery/http-post';
+import { OutboundResult, postWebhook } from '../delivery/http-post';
 import { authHeaders } from '../delivery/outbound-headers';
 import { WebhookTestResultDto } from '../dto/webhook-test.dto';
 import { authSecretContext, signingSecretContext } from '../registration/secret-contexts';
@@ -19,6 +19,8 @@ import { WebhookStore } from '../store/webhook.store';
  */
 @Injectable()
 export class WebhookTestService {
+  private readonly logger = new Logger(WebhookTestService.name);
+
   constructor(
     private readonly webhooks: WebhookStore,
     private readonly signingKeys: WebhookSigningKeyStore,
@@ -45,8 +47,14 @@ export class WebhookTestService {
           body,
           timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
           allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE,
-        }).catch((err: Error) => ({ ok: false, statusCode: null, error: err.message }));
-        return { url: w.url, status: result.statusCode, ms: Math.round(performance.now() - started), ...(result.ok ? {} : { error: result.error ?? 'failed' }) };
+        }).catch((err: Error): OutboundResult => ({ ok: false, statusCode: null, error: err.message }));
+        const ms = Math.round(performance.now() - started);
+        if (result.refused) {
+          // What a name resolves to stays in the log, as at registration: telling the caller would map internal DNS for them.
+          this.logger.warn(`webhook test to ${w.url} refused: ${result.error}`);
+          return { url: w.url, status: null, ms, error: 'refused: address not allowed' };
+        }
+        return { url: w.url, status: result.statusCode, ms, ...(result.ok ? {} : { error: result.error ?? 'failed' }) };
       }),
     );
   }
