@@ -1,6 +1,7 @@
 import { AuthApi } from './auth';
 import { GaslessApi } from './gasless';
 import { createApiClient, data, type ApiClient, type Credentials } from './http';
+import { PoliciesApi } from './policies';
 import { RelayApi } from './relay';
 import { connectTxSocket, subscribe, type TxSocket } from './socket';
 import { SwapApi } from './swap';
@@ -22,6 +23,7 @@ export class RelayClient {
   readonly vault: VaultApi;
   readonly auth: AuthApi;
   readonly webhooks: WebhooksApi;
+  readonly policies: PoliciesApi;
   /** The raw openapi-fetch client, for anything the layer above does not wrap. */
   readonly api: ApiClient;
 
@@ -33,6 +35,7 @@ export class RelayClient {
     this.vault = new VaultApi(this.api);
     this.auth = new AuthApi(this.api);
     this.webhooks = new WebhooksApi(this.api);
+    this.policies = new PoliciesApi(this.api);
   }
 
   /** A client with other credentials (e.g. the JWT of `auth.login`) on the same server. */

@@ -63,15 +63,15 @@ export class PolicyInputDto {
   @ValidateNested({ each: true }) @Type(() => PolicyTargetDto)
   targets?: PolicyTargetDto[] | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'ISO 8601; not before', example: '2026-12-01T00:00:00Z' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'ISO 8601; not before', example: '2026-12-01T00:00:00Z' })
   @IsOptional() @IsISO8601({ strict: true }, INVALID)
   startsAt?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'ISO 8601; until (exclusive)', example: '2026-12-05T00:00:00Z' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'ISO 8601; until (exclusive)', example: '2026-12-05T00:00:00Z' })
   @IsOptional() @IsISO8601({ strict: true }, INVALID)
   endsAt?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'USD the policy sponsors in all (settled costs plus open reservations)', example: 200 })
+  @ApiPropertyOptional({ type: Number, nullable: true, description: 'USD the policy sponsors in all (settled costs plus open reservations)', example: 200 })
   @IsOptional() @IsUsdNumber(INVALID) @Min(0, INVALID)
   budgetUsd?: number | null;
 
@@ -83,7 +83,7 @@ export class PolicyInputDto {
   @IsOptional() @ValidateNested() @Type(() => EndUserListsDto)
   endUsers?: EndUserListsDto | null;
 
-  @ApiPropertyOptional({ nullable: true, description: "While the chain's base fee (or gas price) is above this, accepted transactions wait unsigned", example: 30 })
+  @ApiPropertyOptional({ type: Number, nullable: true, description: "While the chain's base fee (or gas price) is above this, accepted transactions wait unsigned", example: 30 })
   @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 9 }, INVALID) @Min(0.000000001, INVALID) @Max(1_000_000, INVALID)
   maxGasPriceGwei?: number | null;
 }
