@@ -4,6 +4,7 @@ import { unwrap } from '../api';
 import { usd } from '../ui/format';
 import { usePoll } from '../ui/use-poll';
 import { useLiveTxs, type TxFilter } from './live-txs';
+import { PoliciesPanel } from './policies-panel';
 import { SpendPanel } from './spend-panel';
 import { TxDrawer } from './tx-drawer';
 import { TxTable } from './tx-table';
@@ -85,6 +86,7 @@ export function TeamView({ client, hasApiKey }: { client: RelayClient; hasApiKey
         <WebhooksPanel client={client} refreshKey={refreshKey} />
         {a && <VaultPanel client={client} defaultAddress={a.address} enabled={hasApiKey} />}
       </div>
+      <PoliciesPanel client={client} refreshKey={refreshKey} />
       {open && <TxDrawer client={client} txId={open.id} onClose={() => setOpen(null)} />}
     </>
   );
