@@ -83,7 +83,11 @@ export class PendingWriter {
       return this.stamped(tx, notification, inserted!);
     }
     return this.txs.transaction(async (em) => {
-      if (sponsorship) applyClaim(tx, await this.sponsorship.claim(em, sponsorship, costMicro), now, stage);
+      if (sponsorship) {
+        // Lock order account, then policy: a settlement of the account holds them in that order.
+        await this.ledger.lockAccount(em, userId);
+        applyClaim(tx, await this.sponsorship.claim(em, sponsorship, costMicro), now, stage);
+      }
       if (!within) {
         // A refusal throws: the policy's claim rolls back with the transaction.
         const notification = notificationFor(tx, null);
