@@ -52,6 +52,8 @@ describe('webhooks: event filters and test-send', () => {
       { url: receiver.url(`/all/${userId}`), authType: 'none' },
     ]).expect(200);
     expect(registered.body.webhooks.map((w: { events?: string[] }) => w.events)).toEqual([['tx.status'], ['account.low_balance', 'account.deposit'], undefined]);
+    const overview = await t.http().get('/api/user/webhooks').set('api-key', apiKey).expect(200);
+    expect(overview.body.data.webhooks.map((w: { events?: string[] }) => w.events)).toEqual([['tx.status'], ['account.low_balance', 'account.deposit'], undefined]);
     // Below the threshold from the first reservation on: one account.low_balance event.
     await t.http().patch(`/admin/accounts/${address}/limits`).set(adminAuth).send({ lowBalanceThresholdUsd: 19.99999 }).expect(200);
     const txId = (await t.http().post('/api/submit-tx').set('api-key', apiKey).send({ chainId: 31337, to: usdc, callData: mintCall(randomAddress()) }).expect(201)).body.data.txId;

@@ -1560,6 +1560,8 @@ export interface components {
             /** @enum {string} */
             authType: "none" | "bearer" | "basic" | "api-key";
             enabled: boolean;
+            /** @description The events it receives; absent: all */
+            events?: ("tx.status" | "account.low_balance" | "account.deposit")[];
             createdAt: string;
         };
         WebhookDeliveryDto: {
@@ -6999,6 +7001,9 @@ export interface operations {
                      *             "url": "string",
                      *             "authType": "none",
                      *             "enabled": false,
+                     *             "events": [
+                     *               "tx.status"
+                     *             ],
                      *             "createdAt": "string"
                      *           }
                      *         ],
