@@ -13,6 +13,7 @@ import { GaslessWorkerModule } from './modules/gasless/gasless-worker.module';
 import { IdempotencyModule } from './modules/idempotency';
 import { HealthModule } from './modules/health/health.module';
 import { MetricsModule } from './modules/metrics/metrics.module';
+import { PoliciesModule } from './modules/policies';
 import { PricingModule } from './modules/pricing';
 import { RateLimitModule } from './modules/rate-limit';
 import { RelayModule, RelayWorkerModule } from './modules/relay';
@@ -57,6 +58,7 @@ export class AppModule {
         IdempotencyModule,
         RelayModule,
         WebhooksModule,
+        PoliciesModule,
         VaultModule,
         SwapModule,
         GaslessModule,

@@ -173,6 +173,42 @@ describe('dashboard: the page in a real browser (chromium)', () => {
     expect(await page.textContent('[data-testid=deposit-row]')).toContain('$9.00');
     await page.waitForFunction(() => document.querySelector('[data-testid=balance-available]')?.textContent === '$10.00', undefined, { timeout: 8_000 });
     await page.screenshot({ path: join(SHOTS, 'team-funding.png'), fullPage: true });
+  });
+
+  it('team view: the policies panel creates and edits a policy and shows its usage per end user', async () => {
+    const account = await createAccount(t, 100);
+    const page = await open();
+    await page.fill('[data-testid=login-api-key]', account.apiKey);
+    await page.click('[data-testid=login-submit]');
+    await page.waitForSelector('[data-testid=policies-panel]');
+    await page.click('[data-testid=policy-new]');
+    await page.fill('[data-testid=policy-name]', 'Campaign');
+    await page.fill('[data-testid=policy-budgetUsd]', '20');
+    await page.fill('[data-testid=policy-perUserMaxTxs]', '3');
+    await page.click('[data-testid=policy-save]');
+    await page.waitForSelector('[data-testid=policy-row]');
+    const [created] = (await t.http().get('/api/policies').set('api-key', account.apiKey).expect(200)).body.data;
+    expect(created).toMatchObject({ name: 'Campaign', enabled: true, budgetUsd: 20, perEndUser: { maxTxs: 3, windowSeconds: 86400 } });
+
+    await page.click('[data-testid=policy-edit]');
+    await page.fill('[data-testid=policy-budgetUsd]', '');
+    await page.fill('[data-testid=policy-maxGasPriceGwei]', '250');
+    await page.click('[data-testid=policy-save]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=policy-row]')?.textContent?.includes('250 gwei'));
+    const edited = (await t.http().get(`/api/policies/${created.id}`).set('api-key', account.apiKey).expect(200)).body.data;
+    expect(edited).toMatchObject({ name: 'Campaign', maxGasPriceGwei: 250, perEndUser: { maxTxs: 3 } });
+    expect(edited).not.toHaveProperty('budgetUsd');
+
+    const user = randomAddress().toLowerCase();
+    const tx = await t.http().post('/api/submit-tx-sync').set('api-key', account.apiKey).send({ tx: { chainId: 31337, to: usdc, callData: mintCall(randomAddress()), endUser: user } }).expect(200);
+    expect(tx.body.data.policyId).toBe(created.id);
+    await page.click(`[data-testid=policy-row][data-policy-id="${created.id}"]`);
+    await page.waitForSelector(`[data-testid=policy-usage-row][data-end-user="${user}"]`, { timeout: 20_000 });
+    expect(await page.textContent(`[data-testid=policy-usage-row][data-end-user="${user}"]`)).toContain('1 tx');
+    await page.click('[data-testid=policy-toggle]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=policy-toggle]')?.textContent === 'disabled');
+    expect((await t.http().get(`/api/policies/${created.id}`).set('api-key', account.apiKey).expect(200)).body.data.enabled).toBe(false);
+    await page.screenshot({ path: join(SHOTS, 'team-policies.png'), fullPage: true });
     expect(consoleProblems).toEqual([]);
     await page.close();
   });

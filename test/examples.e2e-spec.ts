@@ -19,6 +19,7 @@ const EXAMPLES: Record<string, RegExp> = {
   'vault.ts': /^USDC back in the wallet: [1-9]\d*; positions left: 0$/m,
   'login-webhooks.ts': /-> EXECUTED, signature valid, auth Bearer example-bearer-token$/m,
   'socket.ts': /-> EXECUTED 0x[0-9a-f]{64}/m,
+  'policies.ts': /^second mint for the same user refused: 403 TRANSACTION_010 end_user_limit$/m,
 };
 
 function runExample(file: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {

@@ -7,6 +7,7 @@ import { REDIS } from '../src/redis/redis.module';
 import { provider as chainProvider, erc20, testChain, token, type TestChain } from './support/chain-fixtures';
 import { DataSource } from 'typeorm';
 import { adminAuth, createAccount, createTestApp, type TestApp } from './support/test-app';
+import { waitForTx } from './support/wait-for-tx';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -215,6 +216,31 @@ describe('gasless swaps (Permit2)', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it("counts against the account's sponsorship policies with the permit signer as end user", async () => {
+    const team = await createAccount(t, 100);
+    const db = t.app.get(DataSource);
+    const deny = (await t.http().post('/api/policies').set('api-key', team.apiKey).send({ name: 'not this wallet', endUsers: { deny: [user.address] } }).expect(201)).body.data;
+    const q = (await quote({ fromToken: token(chain, 'USDC'), toToken: token(chain, 'DAI'), amount: parseUnits('20', 6).toString() }, team.apiKey).expect(200)).body.data[0];
+    const signature = await sign(q);
+    const denied = await submit({ quoteId: q.quoteId, signature }, team.apiKey).expect(403);
+    expect(denied.headers['x-error-code']).toBe('TRANSACTION_010');
+    expect(denied.body.message).toMatch(/^end_user_denied:/);
+    expect(await db.query('SELECT 1 FROM gasless_swaps WHERE quote_id = $1', [q.quoteId])).toHaveLength(0);
+    expect(await db.query('SELECT 1 FROM relay_transactions WHERE user_id = $1', [team.userId])).toHaveLength(0);
+
+    await t.http().delete(`/api/policies/${deny.id}`).set('api-key', team.apiKey).expect(200);
+    const once = (await t.http().post('/api/policies').set('api-key', team.apiKey).send({ name: 'one swap each', perEndUser: { maxTxs: 1, windowSeconds: 3600 } }).expect(201)).body.data;
+    const accepted = await submit({ quoteId: q.quoteId, signature }, team.apiKey).expect(200);
+    const [row] = await db.query('SELECT end_user, policy_id FROM relay_transactions WHERE id = $1', [accepted.body.data.relayTxId]);
+    expect(row).toEqual({ end_user: user.address.toLowerCase(), policy_id: once.id });
+    // The same signer again: its one transaction of the window is used.
+    const q2 = (await quote({ fromToken: token(chain, 'USDC'), toToken: token(chain, 'DAI'), amount: parseUnits('5', 6).toString() }, team.apiKey).expect(200)).body.data[0];
+    const limited = await submit({ quoteId: q2.quoteId, signature: await sign(q2) }, team.apiKey).expect(403);
+    expect(limited.body.message).toMatch(/^end_user_limit:/);
+    const settled = await waitForTx(t, accepted.body.data.relayTxId, { status: 'EXECUTED' });
+    expect(settled.policyId).toBe(once.id);
   });
 
   it('a route quote of GET /quote is not a gasless quote (400)', async () => {

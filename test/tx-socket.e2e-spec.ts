@@ -134,6 +134,7 @@ describe('tx socket: live status over Socket.IO /tx', () => {
       failureReason: null,
       revertReason: null,
       stages: { acceptedAt: expect.stringMatching(ISO_MS), signedAt: null, broadcastAt: null, minedAt: null, settledAt: null },
+      policyId: null,
     });
     expect(executed).toEqual({
       event: 'tx.status',
@@ -156,6 +157,7 @@ describe('tx socket: live status over Socket.IO /tx', () => {
         minedAt: expect.stringMatching(ISO_MS),
         settledAt: expect.stringMatching(ISO_MS),
       },
+      policyId: null,
     });
     expect(theirs.received).toEqual([]);
   });

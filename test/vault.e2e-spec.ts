@@ -202,6 +202,27 @@ describe('vault deposits and withdrawals (solver auction, EIP-7702 settlement)',
     expect(nothingLeft.body.error.code).toBe('TRANSACTION_002');
   });
 
+  it("counts against the account's sponsorship policies with userAddress as end user; a refused deposit leaves the quote usable", async () => {
+    const team = await createAccount(t, 200);
+    const user = Wallet.createRandom();
+    await mint(user.address, 5_000_000n);
+    const policies = (body: object) => t.http().post('/api/policies').set('api-key', team.apiKey).send(body).expect(201);
+    const deny = (await policies({ name: 'not this user', endUsers: { deny: [user.address] } })).body.data;
+    const quote = (await post('/v1/quotes', { userAddress: user.address, chain: 31337, asset: usdc, amount: '5000000' }, team.apiKey).expect(200)).body.data;
+    const signed = await sign(user, quote.txPayload);
+    const denied = await post('/v1/deposits', { quoteId: quote.quoteId, ...signed }, team.apiKey).expect(403);
+    expect(denied.body.error.code).toBe('TRANSACTION_010');
+    expect(denied.body.error.message).toMatch(/^end_user_denied:/);
+    const db = t.app.get(DataSource);
+    expect(await db.query('SELECT 1 FROM relay_transactions WHERE user_id = $1', [team.userId])).toHaveLength(0);
+
+    await t.http().delete(`/api/policies/${deny.id}`).set('api-key', team.apiKey).expect(200);
+    const only = (await policies({ name: 'only this user', endUsers: { allow: [user.address] } })).body.data;
+    const accepted = await post('/v1/deposits', { quoteId: quote.quoteId, ...signed }, team.apiKey).expect(200);
+    const [row] = await db.query('SELECT end_user, policy_id FROM relay_transactions WHERE id = $1', [accepted.body.data.relayTxId]);
+    expect(row).toEqual({ end_user: user.address.toLowerCase(), policy_id: only.id });
+  });
+
   it('an expired quote is 404, and an EOA that is not delegated must send the authorization', async () => {
     const user = Wallet.createRandom();
     const quote = (await post('/v1/quotes', { userAddress: user.address, chain: 31337, asset: usdc, amount: '1000000' }).expect(200)).body.data;

@@ -249,6 +249,7 @@ describe('webhooks', () => {
           failureReason: null,
           revertReason: null,
           stages: { acceptedAt: (tx.stages as { acceptedAt: string }).acceptedAt, signedAt: null, broadcastAt: null, minedAt: null, settledAt: null },
+          policyId: null,
         });
         expect(calls[1].body).toMatchObject({ txId, userId, status: 'EXECUTED', executionTxHash: tx.executionTxHash, costUSD: tx.costUSD, nativePriceUsd: tx.nativePriceUsd, failureReason: null, revertReason: null, stages: tx.stages });
       }

@@ -5,6 +5,7 @@ import { usd } from '../ui/format';
 import { usePoll } from '../ui/use-poll';
 import { useLiveTxs, type TxFilter } from './live-txs';
 import { FundingPanel } from './funding-panel';
+import { PoliciesPanel } from './policies-panel';
 import { SpendPanel } from './spend-panel';
 import { TxDrawer } from './tx-drawer';
 import { TxTable } from './tx-table';
@@ -91,6 +92,7 @@ export function TeamView({ client, hasApiKey }: { client: RelayClient; hasApiKey
         <WebhooksPanel client={client} refreshKey={refreshKey} />
         {a && <VaultPanel client={client} defaultAddress={a.address} enabled={hasApiKey} />}
       </div>
+      <PoliciesPanel client={client} refreshKey={refreshKey} />
       {open && <TxDrawer client={client} txId={open.id} onClose={() => setOpen(null)} />}
     </>
   );

@@ -2,6 +2,7 @@ import { AuthApi } from './auth';
 import { FundingApi, type StatementRange } from './funding';
 import { GaslessApi } from './gasless';
 import { createApiClient, data, type ApiClient, type Credentials } from './http';
+import { PoliciesApi } from './policies';
 import { RelayApi } from './relay';
 import type { RetryOptions } from './retry';
 import { connectTxSocket, subscribe, type TxSocket } from './socket';
@@ -31,6 +32,7 @@ export class RelayClient {
   readonly webhooks: WebhooksApi;
   /** Deposit address, deposits, the chain-recomputed audit of charges and the ledger CSV. */
   readonly funding: FundingApi;
+  readonly policies: PoliciesApi;
   /** The raw openapi-fetch client, for anything the layer above does not wrap. */
   readonly api: ApiClient;
 
@@ -43,6 +45,7 @@ export class RelayClient {
     this.auth = new AuthApi(this.api);
     this.webhooks = new WebhooksApi(this.api);
     this.funding = new FundingApi(this.api, options.baseUrl, options, options.fetch);
+    this.policies = new PoliciesApi(this.api);
   }
 
   /** A client with other credentials (e.g. the JWT of `auth.login`) on the same server. */

@@ -27,6 +27,10 @@ export type Position = Schemas['PositionDto'];
 export type WebhookRegistration = Schemas['RegisterWebhookDto'];
 export type RegisteredWebhooks = Schemas['RegisteredWebhooksDto'];
 export type LoginToken = Schemas['LoginTokenDto'];
+export type Policy = Schemas['PolicyDto'];
+export type PolicyInput = Schemas['PolicyInputDto'];
+export type PolicyUsage = Schemas['PolicyUsageDto'];
+export type WebhookTestResult = Schemas['WebhookTestResultDto'];
 export type ErrorEnvelope = Schemas['ErrorEnvelope'];
 export type Funding = Schemas['FundingDto'];
 export type FundingDeposit = Schemas['DepositDto'];
@@ -47,6 +51,8 @@ export interface TxNotification {
   costUSD: number | null;
   retries: number;
   timestamp: string;
+  /** The sponsorship policy that sponsored it; null without one. */
+  policyId: string | null;
 }
 
 export const isFinal = (status: TxStatus): boolean => status === 'EXECUTED' || status === 'FAILED';

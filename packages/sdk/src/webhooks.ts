@@ -1,5 +1,5 @@
-import { body, type ApiClient } from './http';
-import type { RegisteredWebhooks, WebhookRegistration } from './types';
+import { body, data, type ApiClient } from './http';
+import type { RegisteredWebhooks, WebhookRegistration, WebhookTestResult } from './types';
 
 export class WebhooksApi {
   constructor(private readonly api: ApiClient) {}
@@ -10,6 +10,11 @@ export class WebhooksApi {
    */
   register(webhooks: WebhookRegistration[], options: { rotateSigningSecret?: boolean } = {}): Promise<RegisteredWebhooks> {
     return body(this.api.POST('/api/user/register-webhooks', { body: webhooks, params: { query: options.rotateSigningSecret ? { rotateSigningSecret: 'true' } : {} } }));
+  }
+
+  /** POST /api/webhooks/test: a signed `{event: "webhook.test", userId, timestamp}` to each enabled webhook now, answered per webhook. */
+  test(): Promise<WebhookTestResult[]> {
+    return data(this.api.POST('/api/webhooks/test'));
   }
 }
 

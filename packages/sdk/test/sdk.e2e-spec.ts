@@ -129,6 +129,27 @@ describe('SDK against the local stack', () => {
     expect(BigInt(routes[0].amountOut)).toBeGreaterThan(0n);
   });
 
+  it('policies: create, list, get, update, usage, remove; a refusal is a RelayApiError TRANSACTION_010 with the reason first', async () => {
+    const res = await t.http().post('/admin/accounts').set(adminAuth).send({ address: Wallet.createRandom().address, creditUsd: 20 }).expect(201);
+    const team = new RelayClient({ baseUrl, apiKey: res.body.data.apiKey });
+    const user = randomAddress();
+    const policy = await team.policies.create({ name: 'sdk', perEndUser: { maxTxs: 1, windowSeconds: 600 } });
+    expect(await team.policies.list()).toEqual([policy]);
+    expect(await team.policies.get(policy.id)).toEqual(policy);
+    const { txId } = await team.relay.submit({ ...mint(), endUser: user });
+    expect((await team.relay.waitFor(txId, { timeoutMs: 30_000 })).policyId).toBe(policy.id);
+    const refused = await team.relay.submit({ ...mint(), endUser: user }).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(RelayApiError);
+    expect(refused).toMatchObject({ status: 403, code: 'TRANSACTION_010' });
+    expect((refused as RelayApiError).message).toMatch(/^end_user_limit:/);
+    const usage = await team.policies.usage(policy.id);
+    expect(usage).toMatchObject({ txCount: 1, reservedUsd: 0, endUsers: [{ address: user.toLowerCase(), txCount: 1 }] });
+    expect((await team.policies.update(policy.id, { enabled: false })).enabled).toBe(false);
+    await team.policies.remove(policy.id);
+    expect(await team.policies.list()).toEqual([]);
+    expect(await team.webhooks.test()).toEqual([]);
+  });
+
   it('verifyWebhookSignature accepts the Standard Webhooks signature and nothing else', () => {
     const secret = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
     const body = JSON.stringify({ event: 'tx.status', txId: 'x' });

@@ -29,6 +29,7 @@ export const ERROR_CATALOG = {
   TRANSACTION_007: { status: 403, message: "target or method not allowed by the account's policy" },
   TRANSACTION_008: { status: 403, message: "sponsorship not approved by the account's approval webhook" },
   TRANSACTION_009: { status: 409, message: 'transaction is not in a state that allows this action' },
+  TRANSACTION_010: { status: 403, message: 'no sponsorship policy of the account allows this submission' },
   CHAIN_001: { status: 400, message: 'unsupported chain' },
   CHAIN_003: { status: 500, message: 'blockchain RPC error' },
   CHAIN_004: { status: 503, message: "no fresh price for the chain's native currency" },

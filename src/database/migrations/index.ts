@@ -18,6 +18,7 @@ import { AdminAuditLog1795742554973 } from './1795742554973-admin-audit-log';
 import { WebhookCircuit1795742554974 } from './1795742554974-webhook-circuit';
 import { SwapDiscovery1795744363415 } from './1795744363415-swap-discovery';
 import { Deposits1795750000000 } from './1795750000000-deposits';
+import { SponsorshipPolicies1795745000000 } from './1795745000000-sponsorship-policies';
 
 /** Every migration in order; listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -40,5 +41,6 @@ export const MIGRATIONS = [
   AdminAuditLog1795742554973,
   WebhookCircuit1795742554974,
   SwapDiscovery1795744363415,
+  SponsorshipPolicies1795745000000,
   Deposits1795750000000,
 ];

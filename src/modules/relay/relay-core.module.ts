@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { QUEUES } from '../../queue/queue-names';
 import { AccountsModule } from '../accounts';
 import { ChainsModule } from '../chains';
+import { PolicyCoreModule } from '../policies';
 import { PricingModule } from '../pricing';
 import { TxEventsModule } from '../tx-events';
 import { FeeOracle } from './core/fee-oracle.service';
@@ -32,8 +33,9 @@ import { FeeRaise } from './pipeline/fee-raise.service';
     ChainsModule,
     PricingModule,
     TxEventsModule,
+    PolicyCoreModule,
   ],
   providers: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, LegacyDerivationPathStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, KeySlots, SettlementService, Estimator, FeeOracle, SendQueue, TxQueryService, ReservedTargets, FeeRaise],
-  exports: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, LegacyDerivationPathStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, KeySlots, SettlementService, Estimator, SendQueue, TxQueryService, ReservedTargets, FeeRaise, AccountsModule, ChainsModule, PricingModule, TxEventsModule, BullModule],
+  exports: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, LegacyDerivationPathStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, KeySlots, SettlementService, Estimator, SendQueue, TxQueryService, ReservedTargets, FeeRaise, AccountsModule, ChainsModule, PricingModule, TxEventsModule, PolicyCoreModule, BullModule],
 })
 export class RelayCoreModule {}

@@ -20,6 +20,8 @@ export interface TxNotification {
   failureReason: FailureReason | null;
   revertReason: string | null;
   stages: TxStages;
+  /** The sponsorship policy that sponsored it (extensions.md); null without one. */
+  policyId: string | null;
 }
 
 /**
@@ -52,5 +54,6 @@ export function notificationFor(tx: RelayTransactionEntity, previousStatus: TxSt
     failureReason: failureReasonOf(tx),
     revertReason: tx.status === 'FAILED' ? (tx.revertReason ?? null) : null,
     stages: stagesOf(tx),
+    policyId: tx.policyId ?? null,
   };
 }

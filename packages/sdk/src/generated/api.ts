@@ -474,6 +474,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed webhook.test event to each enabled webhook of the account now
+         * @description Body sent: {event: "webhook.test", userId, timestamp}, signed with the Standard Webhooks headers and the registration's outbound auth. No retry; answers per webhook.
+         */
+        post: operations["WebhookTestController_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/webhooks/dead-letters": {
         parameters: {
             query?: never;
@@ -502,6 +522,60 @@ export interface paths {
         put?: never;
         /** Deliver a dead letter again, with a fresh retry schedule */
         post: operations["AdminWebhooksController_replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's sponsorship policies, in the order they are evaluated */
+        get: operations["PoliciesController_list"];
+        put?: never;
+        /** Create a sponsorship policy */
+        post: operations["PoliciesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/policies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One sponsorship policy of the account */
+        get: operations["PoliciesController_get"];
+        put?: never;
+        post?: never;
+        /** Delete a sponsorship policy (transactions it sponsored keep its id) */
+        delete: operations["PoliciesController_remove"];
+        options?: never;
+        head?: never;
+        /** Change a sponsorship policy (fields left out stay, null clears) */
+        patch: operations["PoliciesController_update"];
+        trace?: never;
+    };
+    "/api/policies/{id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A policy's usage: spent, reserved, count, and each end user's current window */
+        get: operations["PoliciesController_usage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1312,6 +1386,11 @@ export interface components {
              * @example 1767225600
              */
             validUntil?: number;
+            /**
+             * @description The team's user this transaction is sponsored for (sponsorship policies count per end user); absent: the derived sender of an authenticated transaction
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
+            endUser?: string;
             authorizationList?: components["schemas"]["AuthorizationDto"][];
         };
         TxStagesDto: {
@@ -1404,6 +1483,8 @@ export interface components {
             /** @description why it reverted, decoded: Error(string), Panic(uint256), known custom errors (OpenZeppelin 5 ERC-20/721/4626, Permit2, the relay's contracts) by name and arguments, else the raw data; null unless FAILED */
             revertReason: string | null;
             stages: components["schemas"]["TxStagesDto"];
+            /** @description The sponsorship policy that sponsored it; null when the account had no enabled policy */
+            policyId: string | null;
             /** @description true only in a 202 of submit-tx-sync */
             timedOut?: boolean;
             receipt?: components["schemas"]["ReceiptDto"] | null;
@@ -1551,6 +1632,8 @@ export interface components {
             /** @enum {string} */
             apiKeyPlacement: "header";
             enabled: boolean;
+            /** @description absent: all events */
+            events?: ("tx.status" | "account.low_balance" | "account.deposit")[];
         };
         RegisteredWebhooksDto: {
             userId: string;
@@ -1584,6 +1667,8 @@ export interface components {
              * @example true
              */
             enabled?: boolean;
+            /** @description The events this webhook receives; absent: all */
+            events?: ("tx.status" | "account.low_balance" | "account.deposit")[];
         };
         AccountWebhookDto: {
             id: string;
@@ -1591,6 +1676,8 @@ export interface components {
             /** @enum {string} */
             authType: "none" | "bearer" | "basic" | "api-key";
             enabled: boolean;
+            /** @description The events it receives; absent: all */
+            events?: ("tx.status" | "account.low_balance" | "account.deposit")[];
             createdAt: string;
         };
         WebhookDeliveryDto: {
@@ -1620,6 +1707,15 @@ export interface components {
             /** @example pending */
             status: string;
         };
+        WebhookTestResultDto: {
+            url: string;
+            /** @description The endpoint's HTTP status; null when it gave none (refused address, connection error, timeout) */
+            status: number | null;
+            /** @description Milliseconds until the answer or the failure */
+            ms: number;
+            /** @description Why it failed (not a 2xx) */
+            error?: string;
+        };
         DeadLetterDto: {
             id: string;
             userId: string;
@@ -1634,6 +1730,131 @@ export interface components {
             lastError: string | null;
             createdAt: string;
             deadAt: string;
+        };
+        PolicyTargetViewDto: {
+            address: string;
+            selectors?: string[];
+        };
+        PerEndUserViewDto: {
+            maxUsd?: number;
+            maxTxs?: number;
+            windowSeconds: number;
+        };
+        EndUserListsViewDto: {
+            allow?: string[];
+            deny?: string[];
+        };
+        PolicyDto: {
+            id: string;
+            name: string;
+            enabled: boolean;
+            chainIds?: number[];
+            targets?: components["schemas"]["PolicyTargetViewDto"][];
+            startsAt?: string;
+            endsAt?: string;
+            budgetUsd?: number;
+            perEndUser?: components["schemas"]["PerEndUserViewDto"];
+            endUsers?: components["schemas"]["EndUserListsViewDto"];
+            maxGasPriceGwei?: number;
+            /** @description ISO 8601 */
+            createdAt: string;
+        };
+        PolicyTargetDto: {
+            /** @example 0x5FbDB2315678afecb367f032d93F642f64180aa3 */
+            address: string;
+            /**
+             * @description 4-byte selectors (first 4 bytes of callData); absent or empty: every method
+             * @example [
+             *       "0xa9059cbb"
+             *     ]
+             */
+            selectors?: string[];
+        };
+        PerEndUserDto: {
+            /**
+             * @description USD each end user may spend per window (reservations count at once)
+             * @example 5
+             */
+            maxUsd?: number;
+            /**
+             * @description Transactions each end user may have sponsored per window
+             * @example 5
+             */
+            maxTxs?: number;
+            /**
+             * @description Length of an end user's window in seconds; it starts at the end user's first transaction after the last window ended
+             * @example 86400
+             */
+            windowSeconds: number;
+        };
+        EndUserListsDto: {
+            /** @description Only these end users; absent or empty: any */
+            allow?: string[];
+            /** @description Never these end users */
+            deny?: string[];
+        };
+        PolicyInputDto: {
+            /**
+             * @description Required on create
+             * @example Launch campaign
+             */
+            name?: string;
+            /**
+             * @description Default: true.
+             * @example true
+             */
+            enabled?: boolean;
+            /**
+             * @description Only these chains; absent: every chain
+             * @example [
+             *       84532
+             *     ]
+             */
+            chainIds?: number[] | null;
+            /** @description Only these targets (and methods); absent: any target */
+            targets?: components["schemas"]["PolicyTargetDto"][] | null;
+            /**
+             * @description ISO 8601; not before
+             * @example 2026-12-01T00:00:00Z
+             */
+            startsAt?: string | null;
+            /**
+             * @description ISO 8601; until (exclusive)
+             * @example 2026-12-05T00:00:00Z
+             */
+            endsAt?: string | null;
+            /**
+             * @description USD the policy sponsors in all (settled costs plus open reservations)
+             * @example 200
+             */
+            budgetUsd?: number | null;
+            perEndUser?: components["schemas"]["PerEndUserDto"] | null;
+            endUsers?: components["schemas"]["EndUserListsDto"] | null;
+            /**
+             * @description While the chain's base fee (or gas price) is above this, accepted transactions wait unsigned
+             * @example 30
+             */
+            maxGasPriceGwei?: number | null;
+        };
+        DeletedPolicyDto: {
+            id: string;
+            deleted: boolean;
+        };
+        EndUserUsageDto: {
+            /** @description lowercase */
+            address: string;
+            /** @description USD settled in the current window */
+            spentUsd: number;
+            /** @description transactions counted in the current window */
+            txCount: number;
+            /** @description ISO 8601; null when the policy has no per-end-user window */
+            windowResetsAt: string | null;
+        };
+        PolicyUsageDto: {
+            spentUsd: number;
+            reservedUsd: number;
+            txCount: number;
+            endUsers: components["schemas"]["EndUserUsageDto"][];
         };
         AllocationDto: {
             venueId: string;
@@ -2279,7 +2500,7 @@ export interface components {
                  * @description catalog code
                  * @enum {string}
                  */
-                code: "AUTH_001" | "AUTH_002" | "AUTH_003" | "AUTH_004" | "AUTH_005" | "AUTH_006" | "AUTH_007" | "AUTH_008" | "USER_001" | "USER_002" | "USER_003" | "VALIDATION_001" | "VALIDATION_002" | "VALIDATION_003" | "VALIDATION_004" | "TRANSACTION_001" | "TRANSACTION_002" | "TRANSACTION_003" | "TRANSACTION_004" | "TRANSACTION_005" | "TRANSACTION_006" | "TRANSACTION_007" | "TRANSACTION_008" | "TRANSACTION_009" | "CHAIN_001" | "CHAIN_003" | "CHAIN_004" | "RELAYER_001" | "RESOURCE_001" | "RESOURCE_003" | "RESOURCE_004" | "SYSTEM_001" | "SYSTEM_002";
+                code: "AUTH_001" | "AUTH_002" | "AUTH_003" | "AUTH_004" | "AUTH_005" | "AUTH_006" | "AUTH_007" | "AUTH_008" | "USER_001" | "USER_002" | "USER_003" | "VALIDATION_001" | "VALIDATION_002" | "VALIDATION_003" | "VALIDATION_004" | "TRANSACTION_001" | "TRANSACTION_002" | "TRANSACTION_003" | "TRANSACTION_004" | "TRANSACTION_005" | "TRANSACTION_006" | "TRANSACTION_007" | "TRANSACTION_008" | "TRANSACTION_009" | "TRANSACTION_010" | "CHAIN_001" | "CHAIN_003" | "CHAIN_004" | "RELAYER_001" | "RESOURCE_001" | "RESOURCE_003" | "RESOURCE_004" | "SYSTEM_001" | "SYSTEM_002";
                 message: string;
                 /** @enum {string} */
                 category: "AUTH" | "USER" | "VALIDATION" | "TRANSACTION" | "CHAIN" | "RELAYER" | "RESOURCE" | "SYSTEM";
@@ -4514,6 +4735,7 @@ export interface operations {
                  *       "isAuthenticatedTx": false,
                  *       "derivationPath": "string",
                  *       "validUntil": 1767225600,
+                 *       "endUser": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
                  *       "authorizationList": [
                  *         {
                  *           "chainId": 31337,
@@ -4798,6 +5020,7 @@ export interface operations {
                  *         "isAuthenticatedTx": false,
                  *         "derivationPath": "string",
                  *         "validUntil": 1767225600,
+                 *         "endUser": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
                  *         "authorizationList": [
                  *           {
                  *             "chainId": 31337,
@@ -4860,6 +5083,7 @@ export interface operations {
                      *           "minedAt": "2026-11-23T12:00:00.000Z",
                      *           "settledAt": "2026-11-23T12:00:00.000Z"
                      *         },
+                     *         "policyId": "string",
                      *         "timedOut": false,
                      *         "receipt": {
                      *           "transactionHash": "string",
@@ -4934,6 +5158,7 @@ export interface operations {
                      *           "minedAt": "2026-11-23T12:00:00.000Z",
                      *           "settledAt": "2026-11-23T12:00:00.000Z"
                      *         },
+                     *         "policyId": "string",
                      *         "timedOut": false,
                      *         "receipt": {
                      *           "transactionHash": "string",
@@ -5195,6 +5420,7 @@ export interface operations {
                  *       "isAuthenticatedTx": false,
                  *       "derivationPath": "string",
                  *       "validUntil": 1767225600,
+                 *       "endUser": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
                  *       "authorizationList": [
                  *         {
                  *           "chainId": 31337,
@@ -5712,6 +5938,7 @@ export interface operations {
                      *           "minedAt": "2026-11-23T12:00:00.000Z",
                      *           "settledAt": "2026-11-23T12:00:00.000Z"
                      *         },
+                     *         "policyId": "string",
                      *         "timedOut": false,
                      *         "receipt": {
                      *           "transactionHash": "string",
@@ -5919,6 +6146,7 @@ export interface operations {
                      *               "minedAt": "2026-11-23T12:00:00.000Z",
                      *               "settledAt": "2026-11-23T12:00:00.000Z"
                      *             },
+                     *             "policyId": "string",
                      *             "timedOut": false,
                      *             "receipt": {
                      *               "transactionHash": "string",
@@ -6138,6 +6366,7 @@ export interface operations {
                      *           "minedAt": "2026-11-23T12:00:00.000Z",
                      *           "settledAt": "2026-11-23T12:00:00.000Z"
                      *         },
+                     *         "policyId": "string",
                      *         "timedOut": false,
                      *         "receipt": {
                      *           "transactionHash": "string",
@@ -6390,6 +6619,7 @@ export interface operations {
                      *           "minedAt": "2026-11-23T12:00:00.000Z",
                      *           "settledAt": "2026-11-23T12:00:00.000Z"
                      *         },
+                     *         "policyId": "string",
                      *         "timedOut": false,
                      *         "receipt": {
                      *           "transactionHash": "string",
@@ -6957,7 +7187,10 @@ export interface operations {
                  *         "secret": "string",
                  *         "apiKeyVar": "X-Api-Key",
                  *         "apiKeyPlacement": "header",
-                 *         "enabled": true
+                 *         "enabled": true,
+                 *         "events": [
+                 *           "tx.status"
+                 *         ]
                  *       }
                  *     ]
                  */
@@ -6981,7 +7214,10 @@ export interface operations {
                      *           "authType": "none",
                      *           "apiKeyVar": "string",
                      *           "apiKeyPlacement": "header",
-                     *           "enabled": false
+                     *           "enabled": false,
+                     *           "events": [
+                     *             "tx.status"
+                     *           ]
                      *         }
                      *       ],
                      *       "signingSecret": "string"
@@ -7148,6 +7384,9 @@ export interface operations {
                      *             "url": "string",
                      *             "authType": "none",
                      *             "enabled": false,
+                     *             "events": [
+                     *               "tx.status"
+                     *             ],
                      *             "createdAt": "string"
                      *           }
                      *         ],
@@ -7505,6 +7744,149 @@ export interface operations {
             };
         };
     };
+    WebhookTestController_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "url": "string",
+                     *           "status": 1,
+                     *           "ms": 1,
+                     *           "error": "string"
+                     *         }
+                     *       ],
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookTestResultDto"][];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     AdminWebhooksController_list: {
         parameters: {
             query?: {
@@ -7775,6 +8157,1284 @@ export interface operations {
                      *       "error": {
                      *         "code": "RESOURCE_001",
                      *         "message": "requested resource not found",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    PoliciesController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "string",
+                     *           "name": "string",
+                     *           "enabled": false,
+                     *           "chainIds": [
+                     *             1
+                     *           ],
+                     *           "targets": [
+                     *             {
+                     *               "address": "string",
+                     *               "selectors": [
+                     *                 "string"
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "startsAt": "string",
+                     *           "endsAt": "string",
+                     *           "budgetUsd": 1,
+                     *           "perEndUser": {
+                     *             "maxUsd": 1,
+                     *             "maxTxs": 1,
+                     *             "windowSeconds": 1
+                     *           },
+                     *           "endUsers": {
+                     *             "allow": [
+                     *               "string"
+                     *             ],
+                     *             "deny": [
+                     *               "string"
+                     *             ]
+                     *           },
+                     *           "maxGasPriceGwei": 1,
+                     *           "createdAt": "string"
+                     *         }
+                     *       ],
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PolicyDto"][];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    PoliciesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Launch campaign",
+                 *       "enabled": true,
+                 *       "chainIds": [
+                 *         84532
+                 *       ],
+                 *       "targets": [
+                 *         {
+                 *           "address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                 *           "selectors": [
+                 *             "0xa9059cbb"
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "startsAt": "2026-12-01T00:00:00Z",
+                 *       "endsAt": "2026-12-05T00:00:00Z",
+                 *       "budgetUsd": 200,
+                 *       "perEndUser": {
+                 *         "maxUsd": 5,
+                 *         "maxTxs": 5,
+                 *         "windowSeconds": 86400
+                 *       },
+                 *       "endUsers": {
+                 *         "allow": [
+                 *           "string"
+                 *         ],
+                 *         "deny": [
+                 *           "string"
+                 *         ]
+                 *       },
+                 *       "maxGasPriceGwei": 30
+                 *     }
+                 */
+                "application/json": components["schemas"]["PolicyInputDto"];
+            };
+        };
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "string",
+                     *         "name": "string",
+                     *         "enabled": false,
+                     *         "chainIds": [
+                     *           1
+                     *         ],
+                     *         "targets": [
+                     *           {
+                     *             "address": "string",
+                     *             "selectors": [
+                     *               "string"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "startsAt": "string",
+                     *         "endsAt": "string",
+                     *         "budgetUsd": 1,
+                     *         "perEndUser": {
+                     *           "maxUsd": 1,
+                     *           "maxTxs": 1,
+                     *           "windowSeconds": 1
+                     *         },
+                     *         "endUsers": {
+                     *           "allow": [
+                     *             "string"
+                     *           ],
+                     *           "deny": [
+                     *             "string"
+                     *           ]
+                     *         },
+                     *         "maxGasPriceGwei": 1,
+                     *         "createdAt": "string"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PolicyDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_001 (invalid input), VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_001",
+                     *         "message": "invalid input",
+                     *         "category": "VALIDATION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    PoliciesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example string */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "string",
+                     *         "name": "string",
+                     *         "enabled": false,
+                     *         "chainIds": [
+                     *           1
+                     *         ],
+                     *         "targets": [
+                     *           {
+                     *             "address": "string",
+                     *             "selectors": [
+                     *               "string"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "startsAt": "string",
+                     *         "endsAt": "string",
+                     *         "budgetUsd": 1,
+                     *         "perEndUser": {
+                     *           "maxUsd": 1,
+                     *           "maxTxs": 1,
+                     *           "windowSeconds": 1
+                     *         },
+                     *         "endUsers": {
+                     *           "allow": [
+                     *             "string"
+                     *           ],
+                     *           "deny": [
+                     *             "string"
+                     *           ]
+                     *         },
+                     *         "maxGasPriceGwei": 1,
+                     *         "createdAt": "string"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PolicyDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_004",
+                     *         "message": "schema validation failed",
+                     *         "category": "VALIDATION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_001 (requested resource not found). */
+            404: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_001",
+                     *         "message": "requested resource not found",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    PoliciesController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example string */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "string",
+                     *         "deleted": false
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["DeletedPolicyDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_004",
+                     *         "message": "schema validation failed",
+                     *         "category": "VALIDATION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_001 (requested resource not found). */
+            404: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_001",
+                     *         "message": "requested resource not found",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    PoliciesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example string */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Launch campaign",
+                 *       "enabled": true,
+                 *       "chainIds": [
+                 *         84532
+                 *       ],
+                 *       "targets": [
+                 *         {
+                 *           "address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                 *           "selectors": [
+                 *             "0xa9059cbb"
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "startsAt": "2026-12-01T00:00:00Z",
+                 *       "endsAt": "2026-12-05T00:00:00Z",
+                 *       "budgetUsd": 200,
+                 *       "perEndUser": {
+                 *         "maxUsd": 5,
+                 *         "maxTxs": 5,
+                 *         "windowSeconds": 86400
+                 *       },
+                 *       "endUsers": {
+                 *         "allow": [
+                 *           "string"
+                 *         ],
+                 *         "deny": [
+                 *           "string"
+                 *         ]
+                 *       },
+                 *       "maxGasPriceGwei": 30
+                 *     }
+                 */
+                "application/json": components["schemas"]["PolicyInputDto"];
+            };
+        };
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "string",
+                     *         "name": "string",
+                     *         "enabled": false,
+                     *         "chainIds": [
+                     *           1
+                     *         ],
+                     *         "targets": [
+                     *           {
+                     *             "address": "string",
+                     *             "selectors": [
+                     *               "string"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "startsAt": "string",
+                     *         "endsAt": "string",
+                     *         "budgetUsd": 1,
+                     *         "perEndUser": {
+                     *           "maxUsd": 1,
+                     *           "maxTxs": 1,
+                     *           "windowSeconds": 1
+                     *         },
+                     *         "endUsers": {
+                     *           "allow": [
+                     *             "string"
+                     *           ],
+                     *           "deny": [
+                     *             "string"
+                     *           ]
+                     *         },
+                     *         "maxGasPriceGwei": 1,
+                     *         "createdAt": "string"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PolicyDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_001 (invalid input), VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_001",
+                     *         "message": "invalid input",
+                     *         "category": "VALIDATION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_001 (requested resource not found). */
+            404: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_001",
+                     *         "message": "requested resource not found",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    PoliciesController_usage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example string */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "spentUsd": 1,
+                     *         "reservedUsd": 1,
+                     *         "txCount": 1,
+                     *         "endUsers": [
+                     *           {
+                     *             "address": "string",
+                     *             "spentUsd": 1,
+                     *             "txCount": 1,
+                     *             "windowResetsAt": "string"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PolicyUsageDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_004",
+                     *         "message": "schema validation failed",
+                     *         "category": "VALIDATION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_001 (requested resource not found). */
+            404: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_001",
+                     *         "message": "requested resource not found",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
                      *         "category": "RESOURCE",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },

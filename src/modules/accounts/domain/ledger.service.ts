@@ -81,6 +81,15 @@ export class LedgerService {
   }
 
   /** `counters` alone, for settlements that went through `settle` or `release`. */
+  /**
+   * Holds the account's row for the rest of `em`'s transaction, for a caller that then locks
+   * another row the account's settlements also lock (a sponsorship policy): account first, as
+   * settlement does, so the two never wait on each other in opposite orders.
+   */
+  async lockAccount(em: EntityManager, userId: string): Promise<void> {
+    await this.lock(em, userId);
+  }
+
   applyCounters(em: EntityManager, userId: string, counters: AccountCounters): Promise<void> {
     return this.accounts.applyCounters(userId, counters, em);
   }

@@ -50,6 +50,8 @@ export class GaslessSubmitService {
         tx: { chainId: quote.chainId, to: quote.settler, callData: encodeSettlement(quote.mode, settlementOf(quote), dto.signature), value: '0', label: `gasless:${quote.quoteId}` },
         region,
         origin: 'gasless',
+        // The permit's signer (checked above to be the quote's sender): whom the team sponsors.
+        endUser: quote.sender,
         // The swap row is written with the relay row, in one transaction: both or neither. Its
         // unique quote id makes the quote single-use, even for two submissions at once.
         within: async (em, tx) => {

@@ -32,6 +32,7 @@ export function toTxRecord(tx: RelayTransactionEntity, options: { includeReceipt
     failureReason: failureReasonOf(tx),
     revertReason: tx.status === 'FAILED' ? tx.revertReason : null,
     stages: stagesOf(tx),
+    policyId: tx.policyId ?? null,
   };
   if (options.includeReceipt) record.receipt = tx.receipt;
   if (options.includeRevertInfo && tx.status === 'FAILED') record.revert = { reason: tx.revertReason ?? tx.error ?? 'unknown' };

@@ -7,6 +7,7 @@ import { LowBalanceMonitor } from '../../accounts';
 import { ChainRegistry } from '../../chains';
 import { keepIdempotencyClaim } from '../../idempotency';
 import { TxStatusPublisher } from '../../tx-events';
+import { Sponsorship } from '../../policies';
 import { Estimator, FUNDING_FEE_PERCENT } from './estimator.service';
 import { weiToMicroUsd } from '../core/fees';
 import { ApprovalGate } from './approval-gate';
@@ -49,6 +50,7 @@ export class FundingSignedService {
     private readonly approval: ApprovalGate,
     private readonly lowBalance: LowBalanceMonitor,
     private readonly reserved: ReservedTargets,
+    private readonly sponsorship: Sponsorship,
   ) {}
 
   async submit(caller: Caller, dto: SubmitSignedTxDto, hints: RegionHints): Promise<{ txId: string; estimatedCostUSD: number; fundingTxHash: string | null }> {
@@ -89,6 +91,8 @@ export class FundingSignedService {
     const transferGasWei = topUpWei > 0n ? await this.topUps.maxTransferGasWei(chain.chainId) : 0n;
     const fundingWei = (topUpWei * (100n + FUNDING_FEE_PERCENT)) / 100n + transferGasWei;
     const costMicro = weiToMicroUsd(fundingWei, estimate.usdPerNative, chain.nativeCurrency.decimals);
+    // The end user is the signer: the user whose transaction the account sponsors.
+    const sponsorship = await this.sponsorship.plan(caller.account.id, { chainId: chain.chainId, to: signed.to.toLowerCase(), callData: signed.data, endUser: signed.from.toLowerCase(), now: new Date() });
     await this.approval.check(caller.account, {
       chainId: chain.chainId,
       to: signed.to.toLowerCase(),
@@ -142,6 +146,7 @@ export class FundingSignedService {
         }, em);
       },
       'signed',
+      sponsorship,
     ).catch(async (err: unknown) => {
       // A concurrent submission of the same bytes got there first; its answer is this one's.
       const first = isDuplicateBroadcast(err) ? await previousSubmission(this.broadcastRows, this.txs, signed.hash, caller.account.id) : null;

@@ -7,7 +7,8 @@ import { AccountsService, LedgerService, ReservationRequest, utcDayStart } from 
 import { notificationFor, stagesOf, TxNotification, TxStatusPublisher } from '../../tx-events';
 import { Stage, statusOf } from '../core/stage';
 import { RelayTransactionEntity } from '../store/relay-transaction.entity';
-import { applyStamps, RelayTransactionStore } from '../store/relay-transaction.store';
+import { applyStamps, RelayTransactionStore, StageStamps } from '../store/relay-transaction.store';
+import { GAS_HOLD_DEFAULT_VALID_FOR_MS, Sponsorship, SponsorshipClaim, SponsorshipPlan } from '../../policies';
 import { checkSpendLimits } from './spend-limits';
 
 /** A PostgreSQL bigint holds at most this; a larger maxUSD caps nothing a bigint reservation could reach. */
@@ -29,9 +30,14 @@ export class PendingWriter {
     private readonly ledger: LedgerService,
     private readonly publisher: TxStatusPublisher,
     private readonly accounts: AccountsService,
+    private readonly sponsorship: Sponsorship,
   ) {}
 
-  /** `stage`: accepted, or signed for a transaction that arrives signed (funding-signed). */
+  /**
+   * `stage`: accepted, or signed for a transaction that arrives signed (funding-signed).
+   * `sponsorship`: the account's matching policies (null: it has none enabled); the first whose
+   * limits hold counts the reservation in the same database transaction as the account's.
+   */
   async write(
     userId: string,
     fields: PendingFields & { chainId: number },
@@ -39,6 +45,7 @@ export class PendingWriter {
     maxUsd: number | null,
     within?: (em: EntityManager, tx: RelayTransactionEntity) => Promise<void>,
     stage: Extract<Stage, 'accepted' | 'signed'> = 'accepted',
+    sponsorship: SponsorshipPlan | null = null,
   ): Promise<{ tx: RelayTransactionEntity; notification: TxNotification }> {
     // Request-only limit: no need to hold anything to check it.
     if (maxUsd !== null && costMicro > usdToMicro(maxUsd)) {
@@ -65,19 +72,29 @@ export class PendingWriter {
       nonce: fields.nonce ?? null,
       origin: fields.origin ?? null,
       signedAt: stage === 'signed' ? now : null,
+      policyId: null,
+      endUser: fields.endUser ?? null,
     } satisfies Partial<RelayTransactionEntity>);
     const reservation: ReservationRequest = { userId, amountMicro: costMicro, reference: `tx:${tx.id}`, chainId: fields.chainId, now, dayStart: utcDayStart(now) };
-    const notification = notificationFor(tx, null);
-    if (!within) {
+    if (!within && !sponsorship) {
+      const notification = notificationFor(tx, null);
       const inserted = await this.txs.insertReserved(tx, reservation, notification);
       if (!inserted) await this.refusal(userId, fields.chainId, costMicro, now);
-      applyStamps(tx, inserted!);
-      tx.updatedAt = new Date(inserted!.updated_at);
-      // As in the outbox row: the acceptance time is the row's.
-      notification.stages = stagesOf(tx);
-      return { tx, notification };
+      return this.stamped(tx, notification, inserted!);
     }
     return this.txs.transaction(async (em) => {
+      if (sponsorship) {
+        // Lock order account, then policy: a settlement of the account holds them in that order.
+        await this.ledger.lockAccount(em, userId);
+        applyClaim(tx, await this.sponsorship.claim(em, sponsorship, costMicro), now, stage);
+      }
+      if (!within) {
+        // A refusal throws: the policy's claim rolls back with the transaction.
+        const notification = notificationFor(tx, null);
+        const inserted = await this.txs.insertReserved(tx, reservation, notification, em);
+        if (!inserted) await this.refusal(userId, fields.chainId, costMicro, now);
+        return this.stamped(tx, notification, inserted!);
+      }
       await this.txs.insert(tx, em);
       await within(em, tx);
       const recorded = await this.publisher.record(em, tx, null);
@@ -86,10 +103,35 @@ export class PendingWriter {
     });
   }
 
+  private stamped(tx: RelayTransactionEntity, notification: TxNotification, inserted: StageStamps & { updated_at: Date }): { tx: RelayTransactionEntity; notification: TxNotification } {
+    applyStamps(tx, inserted);
+    tx.updatedAt = new Date(inserted.updated_at);
+    // As in the outbox row: the acceptance time is the row's.
+    notification.stages = stagesOf(tx);
+    return { tx, notification };
+  }
+
   /** Which limit refused a reservation, read from the account as it is now; else the balance. */
   private async refusal(userId: string, chainId: number, costMicro: bigint, now: Date): Promise<never> {
     const account = await this.accounts.getById(userId);
     checkSpendLimits(account, chainId, costMicro, now);
     throw new AppError('TRANSACTION_002', 'insufficient balance for the estimated cost');
+  }
+}
+
+/**
+ * The row carries what its policy counted (settlement gives back exactly that) and, for a
+ * policy with maxGasPriceGwei, the cap an unsigned transaction waits under with a deadline (600 s unless the
+ * client gave one), so a held transaction cannot wait for ever.
+ */
+function applyClaim(tx: RelayTransactionEntity, claim: SponsorshipClaim, now: Date, stage: Stage): void {
+  tx.policyId = claim.policyId;
+  tx.endUser = claim.endUser;
+  tx.policyReservedMicro = claim.reservedMicro;
+  tx.policyWindowStart = claim.windowStart;
+  // A transaction that arrives signed (funding-signed) has its fees fixed by its user: nothing to hold.
+  if (claim.maxGasPriceWei !== null && stage === 'accepted') {
+    tx.maxGasPriceWei = claim.maxGasPriceWei.toString();
+    tx.validUntil ??= new Date(now.getTime() + GAS_HOLD_DEFAULT_VALID_FOR_MS);
   }
 }

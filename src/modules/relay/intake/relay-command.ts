@@ -16,6 +16,8 @@ export interface RelayCommand {
   region: RegionHints;
   /** The feature relaying on the account's behalf; its outcomes reach it through RelayOutcomes. */
   origin?: RelayOrigin;
+  /** Whom a feature relays for (the permit signer, the vault user): the end user its sponsorship policies count. */
+  endUser?: string;
   /**
    * A feature's own record, written in the same database transaction as the relay row (EVM
    * chains), so the two exist together or not at all; what it throws aborts the submission.

@@ -5,6 +5,8 @@ import { LowBalanceMonitor } from '../../accounts';
 import { ChainRegistry } from '../../chains';
 import { keepIdempotencyClaim } from '../../idempotency';
 import { MetricsService } from '../../metrics';
+import { Sponsorship } from '../../policies';
+import { normalizeAddress } from '../../../common/evm/address';
 import { TxStatusPublisher } from '../../tx-events';
 import { ExchangeRelayService } from './exchange/exchange-relay.service';
 import { KeyEligibility } from '../core/key-eligibility';
@@ -49,6 +51,7 @@ export class SubmissionService {
     private readonly eligibility: KeyEligibility,
     private readonly reserved: ReservedTargets,
     private readonly legacyPaths: LegacyDerivationPathStore,
+    private readonly sponsorship: Sponsorship,
   ) {}
 
   /** POST /api/quote: the same estimate, nothing stored. */
@@ -79,7 +82,10 @@ export class SubmissionService {
       checkAllowedTarget(caller.account, dto);
     }
     this.refuseWithoutFundedKey(chain.chainId, this.regions.resolve(command.region, dto.region));
-    const { request, region, estimate, scheme } = await this.prepare(command);
+    const { request, region, estimate, scheme, derivedSender } = await this.prepare(command);
+    const endUser = normalizeAddress(command.endUser ?? dto.endUser) ?? derivedSender;
+    // Before the approval webhook and anything reserved: a submission no policy may sponsor is refused here.
+    const sponsorship = await this.sponsorship.plan(caller.account.id, { chainId: request.chain.chainId, to: request.to, callData: request.data, endUser, now: new Date() });
     await this.approval.check(caller.account, {
       chainId: request.chain.chainId,
       to: request.to,
@@ -111,10 +117,13 @@ export class SubmissionService {
         authorizationList: request.authorizationList,
         origin: command.origin ?? null,
         validUntil: request.validUntil,
+        endUser,
       },
       estimate.costMicro,
       request.maxUsd,
       within,
+      'accepted',
+      sponsorship,
     );
     // Committed: a retry under the same Idempotency-Key gets this transaction, whatever fails from here (a feature's route answers its own shape).
     keepIdempotencyClaim(command.origin ? null : { status: 201, response: { txId: tx.id, estimatedCostUSD: microToUsd(estimate.costMicro) } });
@@ -133,7 +142,7 @@ export class SubmissionService {
     }
   }
 
-  private async prepare({ caller, tx: dto, region: hints }: Omit<RelayCommand, 'within' | 'origin'>): Promise<{ request: RelayRequest; region: string; estimate: Estimate; scheme: DerivationScheme | null }> {
+  private async prepare({ caller, tx: dto, region: hints }: Omit<RelayCommand, 'within' | 'origin'>): Promise<{ request: RelayRequest; region: string; estimate: Estimate; scheme: DerivationScheme | null; derivedSender: string | null }> {
     const chain = this.chains.get(dto.chainId);
     if (chain.capabilities.exchangeAction) throw new AppError('VALIDATION_001', `chain ${chain.chainId} takes exchange actions, not EVM transactions`);
     if (caller.account.disabledChainIds.includes(chain.chainId)) throw new AppError('CHAIN_001', `chain ${chain.chainId} is disabled for this account`);
@@ -143,7 +152,7 @@ export class SubmissionService {
     const derived = request.derivationPath && scheme ? this.signers.derive(caller.account.id, request.derivationPath, scheme) : null;
     const from = derived?.address ?? this.signers.poolAddresses(region)[0];
     const estimate = await this.estimator.estimate(request, from, { derivedSender: derived !== null });
-    return { request, region, estimate, scheme };
+    return { request, region, estimate, scheme, derivedSender: derived ? derived.address.toLowerCase() : null };
   }
 
   /** The account's own key; the path's old global key only while an operator lets the account recover a path it alone used before. */

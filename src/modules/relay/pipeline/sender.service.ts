@@ -25,6 +25,7 @@ import { NonceFate } from './nonce-fate';
 import { KeySlots } from './key-slots.service';
 import { BackPressureError, PermanentSendError, TransientSendError } from './send-errors';
 import { FeeRaise } from './fee-raise.service';
+import { GasPriceHold } from './gas-price-hold';
 import { SettlementService } from './settlement.service';
 
 function feeColumns(fees: FeeSettings): Partial<RelayTransactionEntity> {
@@ -68,6 +69,7 @@ export class SenderService {
     private readonly metrics: MetricsService,
     private readonly slots: KeySlots,
     private readonly feeRaise: FeeRaise,
+    private readonly gasHold: GasPriceHold,
   ) {}
 
   /**
@@ -92,6 +94,8 @@ export class SenderService {
       await this.settlement.failUnsent(txId, ended === 'expired' ? 'validUntil passed before it was sent' : 'cancelled before it was sent', ended, ['accepted']);
       return;
     }
+    // Before a key slot or a nonce is taken: a held transaction blocks nothing.
+    await this.gasHold.check(tx);
     const signer = tx.derivationPath ? this.signers.forRow(tx) : await this.poolKey(tx);
     if (!signer) throw new PermanentSendError(`no key for sender ${tx.sender}`);
     if (tx.derivationPath) await this.funding.fund(tx, signer);

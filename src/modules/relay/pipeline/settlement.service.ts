@@ -4,6 +4,7 @@ import { EntityManager } from 'typeorm';
 import { AccountCounters, LedgerService, LowBalanceMonitor } from '../../accounts';
 import { ChainRegistry } from '../../chains';
 import { MetricsService } from '../../metrics';
+import { PolicyStore } from '../../policies';
 import { PricingService, recordedPrice } from '../../pricing';
 import { notificationFor, stagesOf, TxNotification, TxStatusPublisher } from '../../tx-events';
 import { confirmationsOf } from '../core/confirmations';
@@ -38,6 +39,7 @@ export class SettlementService {
     private readonly metrics: MetricsService,
     private readonly lowBalance: LowBalanceMonitor,
     private readonly slots: KeySlots,
+    private readonly policies: PolicyStore,
   ) {}
 
   /**
@@ -190,6 +192,8 @@ export class SettlementService {
       if (stamps) applyStamps(tx, stamps);
       const notification = await this.publisher.record(em, tx, 'PENDING');
       await charge(em, tx, countersFor(tx, chargedMicro, success));
+      // Its sponsoring policy counts what was charged instead of what was reserved.
+      await this.policies.settle(em, tx, chargedMicro);
       row = tx;
       return notification;
     });

@@ -108,6 +108,26 @@ export class RelayTransactionEntity {
   @Column({ name: 'cancel_reason', type: 'varchar', length: 16, nullable: true })
   cancelReason: CancelReason | null;
 
+  /** The sponsorship policy that sponsored it (extensions.md); null when the account had no enabled policy. */
+  @Column({ name: 'policy_id', type: 'uuid', nullable: true })
+  policyId: string | null;
+
+  /** Whom the sponsorship was for: `endUser`, the derived sender, the permit signer or the vault user (lowercase). */
+  @Column({ name: 'end_user', type: 'varchar', length: 42, nullable: true })
+  endUser: string | null;
+
+  /** What the policy's counters hold for it until settlement (the reservation as counted there). */
+  @Column({ name: 'policy_reserved_micro', type: 'bigint', nullable: true, transformer: bigintTransformer })
+  policyReservedMicro: bigint | null;
+
+  /** The end user's window it was counted in; settlement touches that window only. */
+  @Column({ name: 'policy_window_start', type: 'timestamptz', nullable: true })
+  policyWindowStart: Date | null;
+
+  /** The policy's maxGasPriceGwei in wei: above it the transaction waits unsigned. */
+  @Column({ name: 'max_gas_price_wei', type: 'numeric', precision: 78, scale: 0, nullable: true })
+  maxGasPriceWei: string | null;
+
   /** The feature that relayed it on the account's behalf (vault, gasless); null for direct submissions. */
   @Column({ type: 'varchar', length: 16, nullable: true })
   origin: RelayOrigin | null;

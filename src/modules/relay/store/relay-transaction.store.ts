@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { joinSql, rawSql, Sql, sql } from '../../../database/sql';
 import { SqlRunner, SqlStore } from '../../../database/sql-store';
 import { AccountCounters, maxRetriesOf, raiseEntryCte, RaiseRequest, raiseReservationCte, ReservationRequest, reservationCte, reserveEntryCte, settleCoveredUpdate, settleEntryCte } from '../../accounts';
+import { policySettleCtes } from '../../policies';
 import { outboxInsert, TxNotification } from '../../tx-events';
 import { FeeSettings } from '../core/fees';
 import { IN_FLIGHT, Move, move, SENT, Stage, statusOf } from '../core/stage';
@@ -91,7 +92,7 @@ export class RelayTransactionStore extends SqlStore {
    * its reserve entry, the row and its status event, each written only when the reservation
    * was allowed. The row's timestamps, or undefined when the reservation was refused.
    */
-  insertReserved(tx: RelayTransactionEntity, reservation: ReservationRequest, notification: TxNotification): Promise<(StageStamps & { updated_at: Date }) | undefined> {
+  insertReserved(tx: RelayTransactionEntity, reservation: ReservationRequest, notification: TxNotification, runner?: SqlRunner): Promise<(StageStamps & { updated_at: Date }) | undefined> {
     const columns = this.columns(tx, ['createdAt', 'updatedAt']);
     return this.first(
       sql`WITH ${reservationCte(reservation)}, ${reserveEntryCte(reservation.amountMicro, reservation.reference)},
@@ -102,6 +103,7 @@ export class RelayTransactionStore extends SqlStore {
                ),
                event AS (${outboxInsert(sql`SELECT ${tx.id}::uuid, ${tx.userId}::uuid, ${tx.status}, NULL, ${payloadWithStages(JSON.stringify(notification))} FROM row`)})
           SELECT created_at, updated_at, signed_at, broadcast_at, mined_at, settled_at FROM row`,
+      runner,
     );
   }
 
@@ -243,12 +245,13 @@ export class RelayTransactionStore extends SqlStore {
                  UPDATE relay_transactions
                     SET ${moveSet(m)}, broadcast_at = COALESCE(broadcast_at, now()), mined_at = now(), ${this.assignments(fields)}
                   WHERE id = ${tx.id}::uuid AND ${moveWhere(m)} AND estimated_cost_micro >= ${cost}::bigint AND estimated_cost_micro = ${tx.estimatedCostMicro}::bigint
-              RETURNING id, user_id, estimated_cost_micro, ${STAGE_COLUMNS}
+              RETURNING id, user_id, estimated_cost_micro, policy_id, end_user, policy_reserved_micro, policy_window_start, ${STAGE_COLUMNS}
                ),
                event AS (${outboxInsert(sql`SELECT id, user_id, ${m.status}, 'PENDING', ${payloadWithStages(JSON.stringify(notification))} FROM row`)}),
                ${markMinedCte(fields.executionTxHash ?? '', sql`EXISTS (SELECT 1 FROM row)`)},
                source AS (SELECT user_id, 'tx:' || id AS reference, estimated_cost_micro AS reserved_micro FROM row),
                ${settleEntryCte(cost)},
+               ${policySettleCtes('row', cost)},
                account AS (${settleCoveredUpdate(cost, counters)})
           SELECT ${STAGE_COLUMNS}, (SELECT bool_or(low_balance_due) FROM account) AS low_balance_due FROM row WHERE EXISTS (SELECT 1 FROM account)`,
     );

@@ -60,6 +60,7 @@ export class PlanExecutionService {
       tx: { chainId: quote.chainId, to: getAddress(quote.userAddress), callData, value: '0', label: vaultLabel(quote.kind, quote.id), authorizationList },
       region,
       origin: 'vault',
+      endUser: quote.userAddress,
       within: async (em, tx) => {
         if (!(await this.quotes.consume(quote.id, em))) throw new AppError('RESOURCE_001', `quote ${quote.id} is unknown, used or expired; request a fresh quote`);
         order = await this.orders.open({

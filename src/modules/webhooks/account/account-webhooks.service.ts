@@ -18,7 +18,7 @@ export class AccountWebhooks {
   async overview(userId: string, deliveries: number): Promise<AccountWebhooksDto> {
     const [hooks, recent] = await Promise.all([this.webhooks.listOf(userId), this.deliveries.recentOf(userId, deliveries)]);
     return {
-      webhooks: hooks.map((w) => ({ id: w.id, url: w.url, authType: w.authType, enabled: w.enabled, createdAt: w.createdAt.toISOString() })),
+      webhooks: hooks.map((w) => ({ id: w.id, url: w.url, authType: w.authType, enabled: w.enabled, ...(w.events ? { events: w.events } : {}), createdAt: w.createdAt.toISOString() })),
       deliveries: recent.map(toDeliveryDto),
     };
   }

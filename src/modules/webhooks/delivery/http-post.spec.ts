@@ -28,7 +28,7 @@ describe('postWebhook', () => {
   it('refuses a host resolving to loopback without connecting (delivery-time SSRF check)', async () => {
     for (const url of [`http://localhost:${port}/hook`, `http://127.0.0.1:${port}/hook`, `http://[::ffff:127.0.0.1]:${port}/hook`]) {
       const result = await post(url, false);
-      expect(result).toEqual({ ok: false, statusCode: null, error: expect.stringMatching(/non-public address .*loopback/), timedOut: false });
+      expect(result).toEqual({ ok: false, statusCode: null, error: expect.stringMatching(/non-public address .*loopback/), timedOut: false, refused: true });
     }
     expect(seen).toHaveLength(0);
   });

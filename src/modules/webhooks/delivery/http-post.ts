@@ -1,7 +1,7 @@
 import { request as httpRequest, IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { LookupAddress } from 'node:dns';
-import { resolvePublic } from '../ssrf/public-resolver';
+import { NonPublicTargetError, resolvePublic } from '../ssrf/public-resolver';
 
 export interface OutboundPost {
   url: string;
@@ -18,6 +18,8 @@ export interface OutboundResult {
   error: string | null;
   /** The deadline passed (DNS, connect or response). */
   timedOut?: boolean;
+  /** The host is not public (SSRF guard): nothing was sent; `error` names the address, for logs only. */
+  refused?: boolean;
   /** The response body (utf-8, at most 64 KiB), for callers that read the answer (approval webhook). */
   body?: string;
 }
@@ -40,7 +42,7 @@ export async function postWebhook(post: OutboundPost): Promise<OutboundResult> {
       new Promise<never>((_, reject) => deadline.addEventListener('abort', () => reject(new Error(`timed out after ${post.timeoutMs} ms`)), { once: true })),
     ]);
   } catch (err) {
-    return { ok: false, statusCode: null, error: (err as Error).message, timedOut: deadline.aborted };
+    return { ok: false, statusCode: null, error: (err as Error).message, timedOut: deadline.aborted, refused: err instanceof NonPublicTargetError };
   }
   const pinned = (_host: string, options: unknown, callback: (...args: unknown[]) => void) => {
     if (typeof options === 'object' && options !== null && (options as { all?: boolean }).all) callback(null, addresses);

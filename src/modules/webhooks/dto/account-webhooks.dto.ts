@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { WEBHOOK_EVENTS, WebhookEvent } from '../entities/webhook.entity';
 
 export class AccountWebhooksQueryDto {
   @ApiPropertyOptional({ description: 'How many recent deliveries to list', default: 20, maximum: 100 })
@@ -13,6 +14,7 @@ export class AccountWebhookDto {
   @ApiProperty() url: string;
   @ApiProperty({ enum: ['none', 'bearer', 'basic', 'api-key'] }) authType: string;
   @ApiProperty() enabled: boolean;
+  @ApiPropertyOptional({ enum: WEBHOOK_EVENTS, isArray: true, description: 'The events it receives; absent: all' }) events?: WebhookEvent[];
   @ApiProperty() createdAt: string;
 }
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
-import { WEBHOOK_AUTH_TYPES, WEBHOOK_KEY_PLACEMENTS, WebhookAuthType, WebhookKeyPlacement } from '../entities/webhook.entity';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { WEBHOOK_AUTH_TYPES, WEBHOOK_EVENTS, WEBHOOK_KEY_PLACEMENTS, WebhookAuthType, WebhookEvent, WebhookKeyPlacement } from '../entities/webhook.entity';
 
 const INVALID = { context: { code: 'VALIDATION_001' } } as const;
 
@@ -38,6 +38,13 @@ export class RegisterWebhookDto {
   @IsOptional()
   @IsBoolean()
   enabled?: boolean;
+
+  @ApiPropertyOptional({ enum: WEBHOOK_EVENTS, isArray: true, description: 'The events this webhook receives; absent: all' })
+  @IsOptional()
+  @IsArray(INVALID)
+  @ArrayMaxSize(WEBHOOK_EVENTS.length * 2, INVALID)
+  @IsIn(WEBHOOK_EVENTS, { each: true, message: `events must be a list of ${WEBHOOK_EVENTS.join(', ')}`, ...INVALID })
+  events?: WebhookEvent[];
 }
 
 export class WebhookViewDto {
@@ -46,6 +53,7 @@ export class WebhookViewDto {
   @ApiPropertyOptional() apiKeyVar?: string;
   @ApiProperty({ enum: WEBHOOK_KEY_PLACEMENTS }) apiKeyPlacement: WebhookKeyPlacement;
   @ApiProperty() enabled: boolean;
+  @ApiPropertyOptional({ enum: WEBHOOK_EVENTS, isArray: true, description: 'absent: all events' }) events?: WebhookEvent[];
 }
 
 export class RegisteredWebhooksDto {

@@ -3,6 +3,9 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 export const WEBHOOK_AUTH_TYPES = ['none', 'bearer', 'basic', 'api-key'] as const;
 export type WebhookAuthType = (typeof WEBHOOK_AUTH_TYPES)[number];
 export const WEBHOOK_KEY_PLACEMENTS = ['header'] as const;
+/** The events a registration may filter on (extensions.md); the `event` field of each payload. */
+export const WEBHOOK_EVENTS = ['tx.status', 'account.low_balance', 'account.deposit'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export type WebhookKeyPlacement = (typeof WEBHOOK_KEY_PLACEMENTS)[number];
 
 /** One registered webhook of an account; the outbound auth secret is sealed (AES-256-GCM). */
@@ -36,6 +39,10 @@ export class WebhookEntity {
 
   @Column({ type: 'boolean', default: true })
   enabled: boolean;
+
+  /** The events it receives; null: all of them. */
+  @Column({ type: 'text', array: true, nullable: true })
+  events: WebhookEvent[] | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

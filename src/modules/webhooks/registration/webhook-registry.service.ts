@@ -104,6 +104,8 @@ export class WebhookRegistry {
         apiKeyVar: item.authType === 'api-key' ? item.apiKeyVar! : null,
         apiKeyPlacement: item.apiKeyPlacement ?? 'header',
         enabled: item.enabled ?? true,
+        // Not part of the identity: narrowing what a webhook receives keeps its pending retries.
+        events: item.events ? [...new Set(item.events)] : null,
       } as const;
       const reused = unclaimed.get(identity(fields))?.shift();
       const row = this.webhooks.build({ ...reused, ...fields });
@@ -140,5 +142,6 @@ function toView(w: WebhookEntity): WebhookViewDto {
     ...(w.apiKeyVar ? { apiKeyVar: w.apiKeyVar } : {}),
     apiKeyPlacement: w.apiKeyPlacement,
     enabled: w.enabled,
+    ...(w.events ? { events: w.events } : {}),
   };
 }

@@ -87,6 +87,8 @@ export class WebhookDeliveryStore extends SqlStore {
       sql`INSERT INTO webhook_deliveries (webhook_id, event_id, tx_id, user_id, status, next_attempt_at)
           SELECT w.id, e.id, e.tx_id, e.user_id, 'pending', now()
             FROM tx_status_events e JOIN webhooks w ON w.user_id = e.user_id AND w.enabled
+                 -- A registration's event filter (null: every event).
+                 AND (w.events IS NULL OR (e.payload->>'event') = ANY(w.events))
            WHERE e.id = ANY(${eventIds}::bigint[])
            ORDER BY e.id, w.position
           ON CONFLICT (webhook_id, event_id) DO NOTHING

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
+import { IsEvmAddress } from '../../../../common/evm/is-evm-address';
 import {
   ArrayMaxSize,
   IsArray,
@@ -99,6 +100,13 @@ export class SubmitTxDto {
   })
   @IsOptional() @IsInt() @IsPositive()
   validUntil?: number;
+
+  @ApiPropertyOptional({
+    description: "The team's user this transaction is sponsored for (sponsorship policies count per end user); absent: the derived sender of an authenticated transaction",
+    example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  })
+  @IsOptional() @IsEvmAddress({ context: { code: 'VALIDATION_002' } })
+  endUser?: string;
 
   @ApiPropertyOptional({ type: [AuthorizationDto] })
   @IsOptional() @IsArray() @ArrayMaxSize(16) @ValidateNested({ each: true }) @Type(() => AuthorizationDto)

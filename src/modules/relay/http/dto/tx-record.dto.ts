@@ -70,6 +70,7 @@ export class TxRecordDto {
   })
   revertReason: string | null;
   @ApiProperty({ type: TxStagesDto }) stages: TxStagesDto;
+  @ApiProperty({ type: String, nullable: true, description: "The sponsorship policy that sponsored it; null when the account had no enabled policy" }) policyId: string | null;
   @ApiPropertyOptional({ description: 'true only in a 202 of submit-tx-sync' }) timedOut?: boolean;
   @ApiPropertyOptional({ type: ReceiptDto, nullable: true }) receipt?: ReceiptDto | null;
   @ApiPropertyOptional({ type: RevertDto }) revert?: RevertDto;
