@@ -17,6 +17,7 @@ import { DerivedSendersPerAccount1795742371560 } from './1795742371560-derived-s
 import { AdminAuditLog1795742554973 } from './1795742554973-admin-audit-log';
 import { WebhookCircuit1795742554974 } from './1795742554974-webhook-circuit';
 import { SwapDiscovery1795744363415 } from './1795744363415-swap-discovery';
+import { RelayerKeys1795750000000 } from './1795750000000-relayer-keys';
 
 /** Every migration in order; listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   AdminAuditLog1795742554973,
   WebhookCircuit1795742554974,
   SwapDiscovery1795744363415,
+  RelayerKeys1795750000000,
 ];

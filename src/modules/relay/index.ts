@@ -18,6 +18,8 @@ export type { RelayOutcome } from './outcomes/relay-outcomes';
 export { KeyEligibility } from './core/key-eligibility';
 export type { WalletState } from './core/key-eligibility';
 export { SignerPool } from './core/signer-pool.service';
+export type { RelaySigner, SignerBackend } from './core/signer-pool.service';
+export type { RelayerKeyState } from './store/relayer-key.store';
 export { RelayAuditModule } from './audit/relay-audit.module';
 export { ChainAuditService } from './audit/chain-audit.service';
 export type { ChainAuditReport } from './audit/chain-audit.service';
