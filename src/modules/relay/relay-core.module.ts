@@ -23,6 +23,7 @@ import { SignerPool } from './core/signer-pool.service';
 import { TopUpService } from './pipeline/top-up.service';
 import { SettlementService } from './pipeline/settlement.service';
 import { KeySlots } from './pipeline/key-slots.service';
+import { RedisSlotLedger, SLOT_LEDGER } from './pipeline/slot-ledger';
 import { FeeRaise } from './pipeline/fee-raise.service';
 
 /** What both the API side and the worker side of the relay need. */
@@ -34,7 +35,7 @@ import { FeeRaise } from './pipeline/fee-raise.service';
     PricingModule,
     TxEventsModule,
   ],
-  providers: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RelayerKeyStore, LegacyDerivationPathStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, KeySlots, SettlementService, Estimator, FeeOracle, SendQueue, TxQueryService, ReservedTargets, FeeRaise],
+  providers: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RelayerKeyStore, LegacyDerivationPathStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, KeySlots, { provide: SLOT_LEDGER, useClass: RedisSlotLedger }, SettlementService, Estimator, FeeOracle, SendQueue, TxQueryService, ReservedTargets, FeeRaise],
   exports: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RelayerKeyStore, LegacyDerivationPathStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, KeySlots, SettlementService, Estimator, SendQueue, TxQueryService, ReservedTargets, FeeRaise, AccountsModule, ChainsModule, PricingModule, TxEventsModule, BullModule],
 })
 export class RelayCoreModule {}
