@@ -20,6 +20,8 @@ export type { WalletState } from './core/key-eligibility';
 export { SignerPool } from './core/signer-pool.service';
 export type { RelaySigner, SignerBackend } from './core/signer-pool.service';
 export type { RelayerKeyState } from './store/relayer-key.store';
+export { KeyRotation } from './core/key-rotation.service';
+export type { RelayerKeyView as RelayerKeyStateView } from './core/key-rotation.service';
 export { RelayAuditModule } from './audit/relay-audit.module';
 export { ChainAuditService } from './audit/chain-audit.service';
 export type { ChainAuditReport } from './audit/chain-audit.service';

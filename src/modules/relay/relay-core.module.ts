@@ -15,6 +15,7 @@ import { RelayOutcomes } from './outcomes/relay-outcomes';
 import { RelayBroadcastStore } from './store/relay-broadcast.store';
 import { RelayTransactionStore } from './store/relay-transaction.store';
 import { RelayerKeyStore } from './store/relayer-key.store';
+import { KeyRotation } from './core/key-rotation.service';
 import { SignerNonceStore } from './store/signer-nonce.store';
 import { LegacyDerivationPathStore } from './store/legacy-derivation-path.store';
 import { NonceManager } from './pipeline/nonce-manager.service';
@@ -35,7 +36,7 @@ import { FeeRaise } from './pipeline/fee-raise.service';
     PricingModule,
     TxEventsModule,
   ],
-  providers: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RelayerKeyStore, LegacyDerivationPathStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, KeySlots, { provide: SLOT_LEDGER, useClass: RedisSlotLedger }, SettlementService, Estimator, FeeOracle, SendQueue, TxQueryService, ReservedTargets, FeeRaise],
-  exports: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RelayerKeyStore, LegacyDerivationPathStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, KeySlots, SettlementService, Estimator, SendQueue, TxQueryService, ReservedTargets, FeeRaise, AccountsModule, ChainsModule, PricingModule, TxEventsModule, BullModule],
+  providers: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RelayerKeyStore, LegacyDerivationPathStore, RegionResolver, SignerPool, KeyRotation, KeyEligibility, NonceManager, TopUpService, KeySlots, { provide: SLOT_LEDGER, useClass: RedisSlotLedger }, SettlementService, Estimator, FeeOracle, SendQueue, TxQueryService, ReservedTargets, FeeRaise],
+  exports: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RelayerKeyStore, LegacyDerivationPathStore, RegionResolver, SignerPool, KeyRotation, KeyEligibility, NonceManager, TopUpService, KeySlots, SettlementService, Estimator, SendQueue, TxQueryService, ReservedTargets, FeeRaise, AccountsModule, ChainsModule, PricingModule, TxEventsModule, BullModule],
 })
 export class RelayCoreModule {}

@@ -14,3 +14,10 @@ export class RelayerWalletDto {
   @ApiProperty({ nullable: true, type: String, description: 'Balance below which the key needs funding, in wei; null while none is configured' }) floorWei: string | null;
   @ApiProperty({ nullable: true, type: String, description: "Why the balance is missing (the node's error)" }) error: string | null;
 }
+
+export class RelayerKeyDto {
+  @ApiProperty({ example: 'us-east' }) region: string;
+  @ApiProperty({ description: 'Checksummed' }) address: string;
+  @ApiProperty({ enum: ['local', 'pkcs11'] }) signer: 'local' | 'pkcs11';
+  @ApiProperty({ enum: ['active', 'draining', 'retired'] }) state: 'active' | 'draining' | 'retired';
+}
