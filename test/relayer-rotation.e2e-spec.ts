@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { JsonRpcProvider, parseEther, Wallet } from 'ethers';
+import { devRelayerAddresses } from '../scripts/local-stack/dev-keys';
 import { mintCall, randomAddress, testChain, token } from './support/chain-fixtures';
 import { SoftHsm, softHsm, tokenTreasury } from './support/softhsm';
 import { adminAuth, createAccount, createTestApp, TestApp } from './support/test-app';
@@ -140,4 +142,29 @@ describe('relayer key rotation (token keys)', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('RESOURCE_001');
   }, 90_000);
+});
+
+describe('config reload (SIGHUP): a larger RELAYER_KEYS_PER_REGION adds mnemonic keys without a restart', () => {
+  it('the pools grow from one key per region to two', async () => {
+    const file = join(ROOT, '.local', 'test', `reload-${process.pid}.env`);
+    writeFileSync(file, 'RELAYER_KEYS_PER_REGION=1\n');
+    const t = await createTestApp({ env: { RELAYER_KEYS_PER_REGION: '1', RELAYER_RELOAD_ENV_FILE: file } });
+    try {
+      const addresses = async () => new Set(((await t.http().get('/admin/relayers').set(adminAuth).expect(200)).body.data as Array<{ address: string; signer: string }>).map((r) => r.address));
+      const before = await addresses();
+      expect(before.size).toBe(3);
+      writeFileSync(file, '# reloaded\nRELAYER_KEYS_PER_REGION=2\n');
+      // The signal's event, as the process receives it (SIGHUP is the reload, not a shutdown).
+      process.emit('SIGHUP', 'SIGHUP');
+      const until = Date.now() + 5_000;
+      while (Date.now() < until && (await addresses()).size < 6) await new Promise((r) => setTimeout(r, 100));
+      const after = await addresses();
+      expect(after.size).toBe(6);
+      for (const a of before) expect(after.has(a)).toBe(true);
+      expect([...after]).toEqual(expect.arrayContaining(devRelayerAddresses(3, 2)));
+    } finally {
+      await t.close();
+      rmSync(file, { force: true });
+    }
+  });
 });

@@ -206,6 +206,13 @@ export class AppConfig {
   @IsOptional() @IsString()
   PKCS11_PIN_FILE?: string;
 
+  /**
+   * The file read again on SIGHUP (the config reload): a RELAYER_KEYS_PER_REGION there above the
+   * running one adds the new mnemonic keys to every pool without a restart (docs/hsm-signers.md).
+   */
+  @IsString()
+  RELAYER_RELOAD_ENV_FILE: string = '.env';
+
   /** How often the pool lists its key source again (new token labels join without a restart); SIGHUP does it at once. */
   @IsInt() @Min(1_000) @Max(3_600_000)
   RELAYER_KEYS_RESCAN_MS: number = 30_000;

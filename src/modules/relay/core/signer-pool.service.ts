@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { getBytes, hexlify, Mnemonic } from 'ethers';
 import { AppError } from '../../../common/errors/app-error';
@@ -43,7 +44,8 @@ export class SignerPool implements OnApplicationBootstrap, OnApplicationShutdown
   private readonly turns = new Map<string, number>();
   private readonly keys: DerivedKeys;
   private timers: NodeJS.Timeout[] = [];
-  private readonly onHangup = () => void this.rescan().catch((err: Error) => this.logger.warn(`key rescan: ${err.message}`));
+  private readonly onTimer = () => void this.rescan().catch((err: Error) => this.logger.warn(`key rescan: ${err.message}`));
+  private readonly onHangup = () => void this.reload().catch((err: Error) => this.logger.warn(`config reload: ${err.message}`));
 
   constructor(
     private readonly config: AppConfig,
@@ -62,7 +64,7 @@ export class SignerPool implements OnApplicationBootstrap, OnApplicationShutdown
     await this.register();
     await this.readStates();
     const poll = setInterval(() => void this.readStates().catch((err: Error) => this.logger.warn(`relayer key states: ${err.message}`)), STATE_POLL_MS);
-    const rescan = setInterval(this.onHangup, this.config.RELAYER_KEYS_RESCAN_MS);
+    const rescan = setInterval(this.onTimer, this.config.RELAYER_KEYS_RESCAN_MS);
     poll.unref();
     rescan.unref();
     this.timers = [poll, rescan];
@@ -73,6 +75,20 @@ export class SignerPool implements OnApplicationBootstrap, OnApplicationShutdown
     for (const t of this.timers) clearInterval(t);
     process.off('SIGHUP', this.onHangup);
     this.source.close();
+  }
+
+  /**
+   * SIGHUP: reads RELAYER_RELOAD_ENV_FILE again; a larger RELAYER_KEYS_PER_REGION there raises
+   * the running one (keys are only ever added: a key leaves by `retire`), then the source is
+   * listed again (a token's new labels too).
+   */
+  async reload(): Promise<number> {
+    const wanted = keysPerRegionIn(this.config.RELAYER_RELOAD_ENV_FILE);
+    if (wanted !== null && wanted > this.config.RELAYER_KEYS_PER_REGION) {
+      this.logger.log(`config reload: RELAYER_KEYS_PER_REGION ${this.config.RELAYER_KEYS_PER_REGION} → ${wanted}`);
+      this.config.RELAYER_KEYS_PER_REGION = wanted;
+    }
+    return this.rescan();
   }
 
   /** Lists the key source again: new keys join their pools (and relayer_keys, as active). */
@@ -176,9 +192,15 @@ export class SignerPool implements OnApplicationBootstrap, OnApplicationShutdown
   /** Keys only ever join (a key that left the source keeps signing what it holds until retired). */
   private load(keys: SourcedKey[]): void {
     const pools = new Map<string, RelaySigner[]>(this.regions.regions.map((r) => [r, [...(this.pools.get(r) ?? [])]]));
+    const treasury = this.source.treasury()?.address.toLowerCase();
     for (const { region, signer } of keys) {
       const lower = signer.address.toLowerCase();
       if (this.byAddr.has(lower)) continue;
+      if (lower === treasury) {
+        // A pool key would spend the treasury's balance as its own (key separation; reachable by a reload).
+        this.logger.error(`relayer key ${signer.address} of ${region} is the treasury: left out of the pool`);
+        continue;
+      }
       this.byAddr.set(lower, { region, signer });
       pools.get(region)?.push(signer);
     }
@@ -188,4 +210,17 @@ export class SignerPool implements OnApplicationBootstrap, OnApplicationShutdown
   private register(): Promise<void> {
     return this.store.register([...this.byAddr.entries()].map(([address, { region, signer }]) => ({ address, region, signer: signer.backend })));
   }
+}
+
+/** RELAYER_KEYS_PER_REGION of an env file (1 to 100), or null when the file or a valid value is missing. */
+function keysPerRegionIn(file: string): number | null {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+  const match = /^\s*(?:export\s+)?RELAYER_KEYS_PER_REGION\s*=\s*["']?(\d{1,3})["']?\s*$/m.exec(text);
+  const n = match ? Number(match[1]) : NaN;
+  return Number.isInteger(n) && n >= 1 && n <= 100 ? n : null;
 }
