@@ -54,7 +54,8 @@ export class SignerPool implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly store: RelayerKeyStore,
   ) {
     this.source = keySourceOf(config, regions.regions);
-    this.load(this.source.keys());
+    // At startup a pool key equal to the treasury stops the process (ReservedTargets names it); later it is left out.
+    this.load(this.source.keys(), true);
     // The one PBKDF2 of the auth mnemonic, at startup; each new path is then HMACs and a few curve operations.
     this.keys = new DerivedKeys(getBytes(Mnemonic.fromPhrase(config.AUTH_MNEMONIC).computeSeed()));
     this.derived = new LruMap(config.DERIVED_SIGNER_CACHE_SIZE);
@@ -190,13 +191,13 @@ export class SignerPool implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   /** Keys only ever join (a key that left the source keeps signing what it holds until retired). */
-  private load(keys: SourcedKey[]): void {
+  private load(keys: SourcedKey[], startup = false): void {
     const pools = new Map<string, RelaySigner[]>(this.regions.regions.map((r) => [r, [...(this.pools.get(r) ?? [])]]));
     const treasury = this.source.treasury()?.address.toLowerCase();
     for (const { region, signer } of keys) {
       const lower = signer.address.toLowerCase();
       if (this.byAddr.has(lower)) continue;
-      if (lower === treasury) {
+      if (lower === treasury && !startup) {
         // A pool key would spend the treasury's balance as its own (key separation; reachable by a reload).
         this.logger.error(`relayer key ${signer.address} of ${region} is the treasury: left out of the pool`);
         continue;
