@@ -124,6 +124,11 @@ export class SignerPool implements OnApplicationBootstrap, OnApplicationShutdown
     return regions.flatMap((r) => (this.pools.get(r) ?? []).map((w) => w.address));
   }
 
+  /** The sender an estimate assumes: the region's first active key (a retired one holds nothing), else its first key. */
+  estimateFrom(region: string): string {
+    return (this.pools.get(region) ?? []).find((k) => this.stateOf(k.address) === 'active')?.address ?? this.poolAddresses(region)[0];
+  }
+
   /** The region's active relayer keys, in a fixed order (the in-flight bound picks among them). */
   pool(region: string): readonly RelaySigner[] {
     const pool = this.pools.get(region);

@@ -89,11 +89,15 @@ ${PURGE}
 local tx, lease, start = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local n = #KEYS - 1
 local held = redis.call('HGET', KEYS[1], tx)
-for i = 1, n do
-  if held == KEYS[i + 1] and redis.call('ZSCORE', KEYS[i + 1], tx) then
-    redis.call('ZADD', KEYS[i + 1], now + lease, tx)
-    return i - 1
+if held then
+  for i = 1, n do
+    if held == KEYS[i + 1] and redis.call('ZSCORE', KEYS[i + 1], tx) then
+      redis.call('ZADD', KEYS[i + 1], now + lease, tx)
+      return i - 1
+    end
   end
+  -- Its lease ran out (or its key's set expired): the entry is stale.
+  if not redis.call('ZSCORE', held, tx) then redis.call('HDEL', KEYS[1], tx) end
 end
 local loads = {}
 for i = 1, n do loads[i] = purge(KEYS[i + 1], now) end
@@ -119,7 +123,9 @@ return 0`;
 
 /** KEYS: slot keys; ARGV[1] lease ms, ARGV[2..] the txId of each key. XX: a released slot stays released. */
 const RENEW = `${NOW}
-for i = 1, #KEYS do redis.call('ZADD', KEYS[i], 'XX', now + tonumber(ARGV[1]), ARGV[i + 1]) end
+for i = 1, #KEYS do
+  if redis.call('ZADD', KEYS[i], 'XX', 'CH', now + tonumber(ARGV[1]), ARGV[i + 1]) > 0 then redis.call('PEXPIRE', KEYS[i], tonumber(ARGV[1]) * 20) end
+end
 return 0`;
 
 const COUNT = `${NOW}
