@@ -1159,12 +1159,20 @@ export interface components {
         RelayerKeyDto: {
             /** @example us-east */
             region: string;
-            /** @description Checksummed */
+            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
             address: string;
-            /** @enum {string} */
-            signer: "local" | "pkcs11";
-            /** @enum {string} */
-            state: "active" | "draining" | "retired";
+            /**
+             * @description wei (integer string); null until first read
+             * @example 9999871234000000000
+             */
+            balanceWei: string | null;
+            /**
+             * @description ok: at or above the floor; low: under it (no new work, topped up); empty: under a tenth of it; unknown: not read yet
+             * @enum {string}
+             */
+            state: "ok" | "low" | "empty" | "unknown";
+            /** Format: date-time */
+            checkedAt: string | null;
         };
         RelayerWalletsDto: {
             /**
@@ -2076,6 +2084,16 @@ export interface components {
             floorWei: string | null;
             /** @description Why the balance is missing (the node's error) */
             error: string | null;
+        };
+        RelayerKeyStateDto: {
+            /** @example us-east */
+            region: string;
+            /** @description Checksummed */
+            address: string;
+            /** @enum {string} */
+            signer: "local" | "pkcs11";
+            /** @enum {string} */
+            state: "active" | "draining" | "retired";
         };
         LoginMessageDto: {
             /** @description EIP-4361 text to sign verbatim with EIP-191 personal_sign */
@@ -4244,9 +4262,10 @@ export interface operations {
                      *                 "keys": [
                      *                   {
                      *                     "region": "us-east",
-                     *                     "address": "string",
-                     *                     "signer": "local",
-                     *                     "state": "active"
+                     *                     "address": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *                     "balanceWei": "9999871234000000000",
+                     *                     "state": "ok",
+                     *                     "checkedAt": "2026-11-23T12:00:00.000Z"
                      *                   }
                      *                 ]
                      *               }
@@ -10973,7 +10992,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["RelayerKeyDto"];
+                        data: components["schemas"]["RelayerKeyStateDto"];
                         /**
                          * Format: date-time
                          * @example 2026-11-23T12:00:00.000Z
@@ -11117,7 +11136,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["RelayerKeyDto"];
+                        data: components["schemas"]["RelayerKeyStateDto"];
                         /**
                          * Format: date-time
                          * @example 2026-11-23T12:00:00.000Z

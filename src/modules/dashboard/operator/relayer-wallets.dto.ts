@@ -15,7 +15,7 @@ export class RelayerWalletDto {
   @ApiProperty({ nullable: true, type: String, description: "Why the balance is missing (the node's error)" }) error: string | null;
 }
 
-export class RelayerKeyDto {
+export class RelayerKeyStateDto {
   @ApiProperty({ example: 'us-east' }) region: string;
   @ApiProperty({ description: 'Checksummed' }) address: string;
   @ApiProperty({ enum: ['local', 'pkcs11'] }) signer: 'local' | 'pkcs11';

@@ -5,7 +5,7 @@ import { normalizeAddress } from '../../../common/evm/address';
 import { ApiContract } from '../../../common/swagger/api-contract';
 import { AdminApi } from '../../accounts';
 import { KeyRotation } from '../../relay';
-import { RelayerKeyDto, RelayerWalletDto } from './relayer-wallets.dto';
+import { RelayerKeyStateDto, RelayerWalletDto } from './relayer-wallets.dto';
 import { RelayerWallets } from './relayer-wallets.service';
 
 @ApiTags('admin')
@@ -29,17 +29,17 @@ export class RelayersController {
     summary: 'Retire a relayer key: no new work at once, its in-flight transactions finish, then its balance on every chain (less the sweep gas) goes to the treasury and it is retired',
     auth: 'admin',
     envelope: 'success',
-    type: RelayerKeyDto,
+    type: RelayerKeyStateDto,
     errors: ['VALIDATION_001', 'RESOURCE_001'],
   })
-  retire(@Param('address') address: string): Promise<RelayerKeyDto> {
+  retire(@Param('address') address: string): Promise<RelayerKeyStateDto> {
     return this.rotation.retire(relayerAddress(address));
   }
 
   @Post(':address/activate')
   @HttpCode(200)
-  @ApiContract({ summary: 'Bring a draining or retired relayer key back into its pool', auth: 'admin', envelope: 'success', type: RelayerKeyDto, errors: ['VALIDATION_001', 'RESOURCE_001'] })
-  activate(@Param('address') address: string): Promise<RelayerKeyDto> {
+  @ApiContract({ summary: 'Bring a draining or retired relayer key back into its pool', auth: 'admin', envelope: 'success', type: RelayerKeyStateDto, errors: ['VALIDATION_001', 'RESOURCE_001'] })
+  activate(@Param('address') address: string): Promise<RelayerKeyStateDto> {
     return this.rotation.activate(relayerAddress(address));
   }
 }
