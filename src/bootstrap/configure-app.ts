@@ -1,4 +1,4 @@
-import { INestApplication } from '@nestjs/common';
+import { INestApplication, ShutdownSignal } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { EnvelopeInterceptor } from '../common/envelope/envelope.interceptor';
@@ -38,6 +38,7 @@ export function configureApp(app: INestApplication): void {
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalInterceptors(new EnvelopeInterceptor(app.get(Reflector)));
   app.useWebSocketAdapter(new RedisIoAdapter(app, config));
-  app.enableShutdownHooks();
+  // Every shutdown signal but SIGHUP: that one is the config reload (SignerPool.reload: new relayer keys).
+  app.enableShutdownHooks(Object.values(ShutdownSignal).filter((s) => s !== ShutdownSignal.SIGHUP));
   setupSwagger(app);
 }

@@ -9,6 +9,9 @@ import type { AccountsService } from '../modules/accounts/domain/accounts.servic
 import type { LedgerService } from '../modules/accounts/domain/ledger.service';
 import { AccountLimitsDto, CreateAccountDto, CreditDto, KeyRateLimitDto } from '../modules/accounts/dto/admin.dto';
 import type { ChainAuditService } from '../modules/relay/audit/chain-audit.service';
+import type { RelayerKeyState, RelayerKeyStore } from '../modules/relay/store/relayer-key.store';
+import { AppError } from '../common/errors/app-error';
+import { checksumAddress, normalizeAddress } from '../common/evm/address';
 import { ChainAuditQueryDto } from '../modules/relay/http/dto/chain-audit.dto';
 import type { WebhookDeadLetters } from '../modules/webhooks/admin/dead-letters.service';
 import { DeadLetterQueryDto, ReplayDeadLetterDto } from '../modules/webhooks/dto/dead-letter.dto';
@@ -20,6 +23,8 @@ export interface AdminServices {
   deadLetters: WebhookDeadLetters;
   /** Every command that changes something is recorded here first (the same log as the REST API's). */
   audit: AdminAuditLog;
+  /** Relayer key states (relayer_keys), as `relayers list|retire|activate` change them. */
+  relayerKeys: RelayerKeyStore;
   /** Loaded only by the audit commands (they open chain connections). */
   chainAudit: () => Promise<ChainAuditService>;
 }
@@ -210,6 +215,27 @@ export function buildAdminProgram(services: () => Promise<AdminServices>, print:
   command(keys, 'list', "an account's API keys (prefix, created, revoked; never the key)")
     .addOption(address)
     .action(action((s, o: { address: string }) => s.accounts.listKeys(o.address)));
+
+  const relayers = group('relayers', 'relayer keys: lifecycle states (the same as POST /admin/relayers/{address}/retire|activate)');
+  const relayer = new Option('--address <addr>', 'address of the relayer key').makeOptionMandatory();
+  // A key is known once a running service has listed it (relayer_keys); an unknown one is RESOURCE_001, as over REST.
+  const moveKey = async (s: AdminServices, input: string, from: RelayerKeyState[], to: RelayerKeyState) => {
+    const address = normalizeAddress(input);
+    if (!address) throw new UsageError(`--address ${input} is not an address`);
+    const row = (await s.relayerKeys.all()).find((k) => k.address === address);
+    if (!row) throw new AppError('RESOURCE_001', `${input} is not a relayer key`);
+    await s.relayerKeys.transition(address, from, to);
+    const after = (await s.relayerKeys.all()).find((k) => k.address === address)!;
+    return { region: after.region, address: checksumAddress(after.address), signer: after.signer, state: after.state };
+  };
+  command(relayers, 'list', 'every relayer key with its region, signer backend and state')
+    .action(action(async (s) => (await s.relayerKeys.all()).map((k) => ({ region: k.region, address: checksumAddress(k.address), signer: k.signer, state: k.state, since: k.stateChangedAt.toISOString() }))));
+  command(relayers, 'retire', 'no new work for the key; in-flight work finishes, then its balance on every chain goes to the treasury and it is retired')
+    .addOption(relayer)
+    .action(audited('relayers retire', (o: { address: string }) => o.address, (s, o: { address: string }) => moveKey(s, o.address, ['active'], 'draining')));
+  command(relayers, 'activate', 'bring a draining or retired key back into its pool')
+    .addOption(relayer)
+    .action(audited('relayers activate', (o: { address: string }) => o.address, (s, o: { address: string }) => moveKey(s, o.address, ['draining', 'retired'], 'active')));
 
   const webhooks = group('webhooks', 'webhook delivery');
   command(webhooks, 'dead-letters', 'deliveries whose retries ran out, newest first')

@@ -15,13 +15,14 @@ async function main(argv: string[]): Promise<number> {
   const program = buildAdminProgram(
     async () => {
       // Loaded only when a command runs: help and usage errors answer at once and touch no database.
-      const [{ NestFactory }, { AdminCliModule, AdminAuditCliModule }, { AccountsService }, { LedgerService }, { WebhookDeadLetters }, { AdminAuditLog }] = await Promise.all([
+      const [{ NestFactory }, { AdminCliModule, AdminAuditCliModule }, { AccountsService }, { LedgerService }, { WebhookDeadLetters }, { AdminAuditLog }, { RelayerKeyStore }] = await Promise.all([
         import('@nestjs/core'),
         import('./admin-cli.module'),
         import('../modules/accounts/domain/accounts.service'),
         import('../modules/accounts/domain/ledger.service'),
         import('../modules/webhooks/admin/dead-letters.service'),
         import('../modules/accounts/admin/audit/admin-audit-log.service'),
+        import('../modules/relay/store/relayer-key.store'),
       ]);
       // Only the audit commands connect to the chains (ChainsModule probes every chain at start).
       const audits = argv.includes('audit');
@@ -32,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
         const { ChainAuditService } = await import('../modules/relay/audit/chain-audit.service');
         return context.get(ChainAuditService);
       };
-      return { accounts: context.get(AccountsService), ledger: context.get(LedgerService), deadLetters: context.get(WebhookDeadLetters), audit: context.get(AdminAuditLog), chainAudit };
+      return { accounts: context.get(AccountsService), ledger: context.get(LedgerService), deadLetters: context.get(WebhookDeadLetters), audit: context.get(AdminAuditLog), relayerKeys: context.get(RelayerKeyStore), chainAudit };
     },
     (result, json) => console.log(json ? JSON.stringify(result) : JSON.stringify(result, null, 2)),
   );

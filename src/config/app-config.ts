@@ -187,6 +187,36 @@ export class AppConfig {
   LOGIN_RATE_LIMIT_PER_MINUTE: number = 30;
 
   // --- relay ---
+  /** Where relayer keys and the treasury live: `local` (RELAYER_MNEMONIC, in memory) or `pkcs11` (a token; docs/hsm-signers.md). */
+  @IsIn(['local', 'pkcs11'])
+  RELAYER_SIGNER: 'local' | 'pkcs11' = 'local';
+
+  /** Path of the PKCS#11 library (e.g. /usr/lib/softhsm/libsofthsm2.so); with RELAYER_SIGNER=pkcs11. */
+  @IsOptional() @IsString()
+  PKCS11_MODULE?: string;
+
+  /** Label of the token holding the keys `relayer-<region>-<index>` and `relayer-treasury`. */
+  @IsOptional() @IsString()
+  PKCS11_TOKEN_LABEL?: string;
+
+  /** The token's user PIN, or PKCS11_PIN_FILE naming a file whose first line is it. */
+  @IsOptional() @IsString()
+  PKCS11_PIN?: string;
+
+  @IsOptional() @IsString()
+  PKCS11_PIN_FILE?: string;
+
+  /**
+   * The file read again on SIGHUP (the config reload): a RELAYER_KEYS_PER_REGION there above the
+   * running one adds the new mnemonic keys to every pool without a restart (docs/hsm-signers.md).
+   */
+  @IsString()
+  RELAYER_RELOAD_ENV_FILE: string = '.env';
+
+  /** How often the pool lists its key source again (new token labels join without a restart); SIGHUP does it at once. */
+  @IsInt() @Min(1_000) @Max(3_600_000)
+  RELAYER_KEYS_RESCAN_MS: number = 30_000;
+
   /** Mnemonic of the relayer pools: region i, key j is m/44'/60'/i'/0/j (same keys on every chain). */
   @Matches(/^([a-z]+ ){11,23}[a-z]+$/, { message: 'RELAYER_MNEMONIC must be a 12 to 24 word BIP-39 mnemonic' })
   RELAYER_MNEMONIC: string;
@@ -429,6 +459,12 @@ export function validateConfig(env: Record<string, unknown>): AppConfig {
     config.PUBLIC_ORIGIN = `http://localhost:${config.PORT || 3000}`;
   }
   config.PUBLIC_ORIGIN = new URL(config.PUBLIC_ORIGIN).origin;
+  if (config.RELAYER_SIGNER === 'pkcs11') {
+    const missing = [!config.PKCS11_MODULE && 'PKCS11_MODULE', !config.PKCS11_TOKEN_LABEL && 'PKCS11_TOKEN_LABEL', !config.PKCS11_PIN && !config.PKCS11_PIN_FILE && 'PKCS11_PIN or PKCS11_PIN_FILE'].filter(Boolean);
+    if (missing.length) throw new Error(`Invalid configuration:\n  ${missing.join(', ')}: required with RELAYER_SIGNER=pkcs11`);
+    // The treasury is then the token's `relayer-treasury`: a key in memory beside it would defeat the token.
+    if (config.RELAYER_TREASURY_KEY || config.RELAYER_TREASURY_PATH) throw new Error('Invalid configuration:\n  RELAYER_TREASURY_KEY / RELAYER_TREASURY_PATH: not with RELAYER_SIGNER=pkcs11 (the treasury is the token key labelled relayer-treasury)');
+  }
   if (config.RELAYER_TREASURY_KEY && config.RELAYER_TREASURY_PATH) throw new Error('Invalid configuration:\n  RELAYER_TREASURY_KEY and RELAYER_TREASURY_PATH: set one, not both');
   const keyErrors = keySeparationErrors(config);
   if (keyErrors.length > 0) throw new Error(`Invalid configuration:\n${keyErrors.map((e) => `  ${e}`).join('\n')}`);

@@ -9,6 +9,7 @@ import { chainsFileFor, EXCHANGE_TESTNET_ID } from '../../scripts/local-stack/ch
 import { recreateDatabase } from '../../scripts/local-stack/database';
 import { devRelayerAddresses, devTreasuryAddress } from '../../scripts/local-stack/dev-keys';
 import { dataSourceOptions } from '../../src/database/data-source-options';
+import { prepareSoftHsm } from './softhsm-token';
 import { TEST_CHAINS, TEST_CHAINS_FILE, TEST_STATE_DIR, testEnv } from './test-env';
 
 /**
@@ -19,6 +20,8 @@ export default async function globalSetup(): Promise<void> {
   const env = testEnv();
   Object.assign(process.env, env);
   mkdirSync(TEST_STATE_DIR, { recursive: true });
+  // The HSM signer's token (SoftHSM2), before any process loads the PKCS#11 library.
+  prepareSoftHsm();
 
   const devnet = await bringUpDevnet({ chains: TEST_CHAINS, stateDir: TEST_STATE_DIR, fund: [...devRelayerAddresses(3, 2), devTreasuryAddress()] });
   // The exchange endpoint knows anvil's test accounts as traders; anyone else is rejected.

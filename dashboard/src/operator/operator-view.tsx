@@ -52,6 +52,8 @@ export function OperatorView({ client, adminHeaders }: { client: RelayClient; ad
               <th>Region</th>
               <th>Chain</th>
               <th>Address</th>
+              <th>Signer</th>
+              <th>State</th>
               <th class="num">Balance</th>
               <th class="num">Floor</th>
             </tr>
@@ -64,6 +66,8 @@ export function OperatorView({ client, adminHeaders }: { client: RelayClient; ad
                   <td>{r.region}</td>
                   <td>{r.chainName}</td>
                   <td class="mono">{r.address}</td>
+                  <td>{r.signer}</td>
+                  <td data-testid="relayer-state" class={r.state === 'active' ? '' : 'muted'}>{r.state}</td>
                   <td class="num" data-testid="relayer-balance">
                     {r.balance === null ? <span class="bad" title={r.error ?? ''}>unavailable</span> : `${amount(r.balance)} ${r.symbol}`}
                   </td>

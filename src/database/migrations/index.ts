@@ -19,6 +19,7 @@ import { WebhookCircuit1795742554974 } from './1795742554974-webhook-circuit';
 import { SwapDiscovery1795744363415 } from './1795744363415-swap-discovery';
 import { Deposits1795750000000 } from './1795750000000-deposits';
 import { SponsorshipPolicies1795745000000 } from './1795745000000-sponsorship-policies';
+import { RelayerKeys1795751000000 } from './1795751000000-relayer-keys';
 
 /** Every migration in order; listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   SwapDiscovery1795744363415,
   SponsorshipPolicies1795745000000,
   Deposits1795750000000,
+  RelayerKeys1795751000000,
 ];

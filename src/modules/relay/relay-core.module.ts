@@ -15,6 +15,8 @@ import { TxQueryService } from './http/tx-query.service';
 import { RelayOutcomes } from './outcomes/relay-outcomes';
 import { RelayBroadcastStore } from './store/relay-broadcast.store';
 import { RelayTransactionStore } from './store/relay-transaction.store';
+import { RelayerKeyStore } from './store/relayer-key.store';
+import { KeyRotation } from './core/key-rotation.service';
 import { SignerNonceStore } from './store/signer-nonce.store';
 import { LegacyDerivationPathStore } from './store/legacy-derivation-path.store';
 import { NonceManager } from './pipeline/nonce-manager.service';
@@ -23,6 +25,7 @@ import { SignerPool } from './core/signer-pool.service';
 import { TopUpService } from './pipeline/top-up.service';
 import { SettlementService } from './pipeline/settlement.service';
 import { KeySlots } from './pipeline/key-slots.service';
+import { RedisSlotLedger, SLOT_LEDGER } from './pipeline/slot-ledger';
 import { FeeRaise } from './pipeline/fee-raise.service';
 
 /** What both the API side and the worker side of the relay need. */
@@ -35,7 +38,7 @@ import { FeeRaise } from './pipeline/fee-raise.service';
     TxEventsModule,
     PolicyCoreModule,
   ],
-  providers: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, LegacyDerivationPathStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, KeySlots, SettlementService, Estimator, FeeOracle, SendQueue, TxQueryService, ReservedTargets, FeeRaise],
-  exports: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, LegacyDerivationPathStore, RegionResolver, SignerPool, KeyEligibility, NonceManager, TopUpService, KeySlots, SettlementService, Estimator, SendQueue, TxQueryService, ReservedTargets, FeeRaise, AccountsModule, ChainsModule, PricingModule, TxEventsModule, PolicyCoreModule, BullModule],
+  providers: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RelayerKeyStore, LegacyDerivationPathStore, RegionResolver, SignerPool, KeyRotation, KeyEligibility, NonceManager, TopUpService, KeySlots, { provide: SLOT_LEDGER, useClass: RedisSlotLedger }, SettlementService, Estimator, FeeOracle, SendQueue, TxQueryService, ReservedTargets, FeeRaise],
+  exports: [RelayOutcomes, RelayTransactionStore, RelayBroadcastStore, SignerNonceStore, RelayerKeyStore, LegacyDerivationPathStore, RegionResolver, SignerPool, KeyRotation, KeyEligibility, NonceManager, TopUpService, KeySlots, SettlementService, Estimator, SendQueue, TxQueryService, ReservedTargets, FeeRaise, AccountsModule, ChainsModule, PricingModule, TxEventsModule, PolicyCoreModule, BullModule],
 })
 export class RelayCoreModule {}

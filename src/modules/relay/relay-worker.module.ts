@@ -15,11 +15,12 @@ import { NonceFiller } from './pipeline/nonce-filler';
 import { NonceFate } from './pipeline/nonce-fate';
 import { SenderService } from './pipeline/sender.service';
 import { GasPriceHold } from './pipeline/gas-price-hold';
+import { KeyRetirement } from './pipeline/key-retirement.service';
 
 /** Queue consumers, receipt tracking and the reconciler: loaded by APP_ROLE worker and all. */
 @Module({
   imports: [RelayCoreModule, LivenessModule],
-  providers: [ChainIo, MinedCheck, NonceFate, NonceFiller, DerivedFunding, Abandonment, GasPriceHold, SenderService, BroadcastMarks, ReceiptTracker, SendProcessor, ReconcilerService, ReconcilerProcessor, SettledFinality],
+  providers: [ChainIo, MinedCheck, NonceFate, NonceFiller, DerivedFunding, Abandonment, GasPriceHold, SenderService, BroadcastMarks, ReceiptTracker, SendProcessor, ReconcilerService, ReconcilerProcessor, SettledFinality, KeyRetirement],
   exports: [ReconcilerService, SenderService],
 })
 export class RelayWorkerModule {}

@@ -400,26 +400,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/audit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The caller's settled transactions recomputed from the chain
-         * @description One row per settled transaction created in [from, to) (at most 31 days; default the last 31): the receipt as the chain has it, the native price the charge was converted at, the cost they give, what the ledger charged, and whether they agree. At most 2000 rows (truncated says so). Only the caller's own transactions.
-         */
-        get: operations["ChargeAuditController_run"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/user/register-webhooks": {
         parameters: {
             query?: never;
@@ -474,26 +454,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/webhooks/test": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Send a signed webhook.test event to each enabled webhook of the account now
-         * @description Body sent: {event: "webhook.test", userId, timestamp}, signed with the Standard Webhooks headers and the registration's outbound auth. No retry; answers per webhook.
-         */
-        post: operations["WebhookTestController_test"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/admin/webhooks/dead-letters": {
         parameters: {
             query?: never;
@@ -522,60 +482,6 @@ export interface paths {
         put?: never;
         /** Deliver a dead letter again, with a fresh retry schedule */
         post: operations["AdminWebhooksController_replay"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/policies": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The account's sponsorship policies, in the order they are evaluated */
-        get: operations["PoliciesController_list"];
-        put?: never;
-        /** Create a sponsorship policy */
-        post: operations["PoliciesController_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/policies/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One sponsorship policy of the account */
-        get: operations["PoliciesController_get"];
-        put?: never;
-        post?: never;
-        /** Delete a sponsorship policy (transactions it sponsored keep its id) */
-        delete: operations["PoliciesController_remove"];
-        options?: never;
-        head?: never;
-        /** Change a sponsorship policy (fields left out stay, null clears) */
-        patch: operations["PoliciesController_update"];
-        trace?: never;
-    };
-    "/api/policies/{id}/usage": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A policy's usage: spent, reserved, count, and each end user's current window */
-        get: operations["PoliciesController_usage"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -873,7 +779,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every relayer key per region and chain with its on-chain balance */
+        /** Every relayer key per region and chain with its on-chain balance, signer backend and lifecycle state */
         get: operations["RelayersController_list"];
         put?: never;
         post?: never;
@@ -883,40 +789,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/funding": {
+    "/admin/relayers/{address}/retire": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * The caller's deposit address and what it accepts on each chain
-         * @description One address per account, the same on every chain. A transfer to it of a listed token is credited once it is `confirmations` deep: USD stablecoins 1:1, the native currency at the price of the crediting block.
-         */
-        get: operations["FundingController_info"];
+        get?: never;
         put?: never;
-        post?: never;
+        /** Retire a relayer key: no new work at once, its in-flight transactions finish, then its balance on every chain (less the sweep gas) goes to the treasury and it is retired */
+        post: operations["RelayersController_retire"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/deposits": {
+    "/admin/relayers/{address}/activate": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * The caller's deposits, newest first
-         * @description seen: found on chain, not yet deep enough; credited: added to the balance. Keyset pagination: pass `nextCursor` as `cursor` until it is null.
-         */
-        get: operations["FundingController_list"];
+        get?: never;
         put?: never;
-        post?: never;
+        /** Bring a draining or retired relayer key back into its pool */
+        post: operations["RelayersController_activate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1386,11 +1286,6 @@ export interface components {
              * @example 1767225600
              */
             validUntil?: number;
-            /**
-             * @description The team's user this transaction is sponsored for (sponsorship policies count per end user); absent: the derived sender of an authenticated transaction
-             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
-             */
-            endUser?: string;
             authorizationList?: components["schemas"]["AuthorizationDto"][];
         };
         TxStagesDto: {
@@ -1483,8 +1378,6 @@ export interface components {
             /** @description why it reverted, decoded: Error(string), Panic(uint256), known custom errors (OpenZeppelin 5 ERC-20/721/4626, Permit2, the relay's contracts) by name and arguments, else the raw data; null unless FAILED */
             revertReason: string | null;
             stages: components["schemas"]["TxStagesDto"];
-            /** @description The sponsorship policy that sponsored it; null when the account had no enabled policy */
-            policyId: string | null;
             /** @description true only in a 202 of submit-tx-sync */
             timedOut?: boolean;
             receipt?: components["schemas"]["ReceiptDto"] | null;
@@ -1568,62 +1461,6 @@ export interface components {
             truncated: boolean;
             mismatches: components["schemas"]["AuditMismatchDto"][];
         };
-        ChargeAuditRowDto: {
-            /** Format: uuid */
-            txId: string;
-            /** @example 31337 */
-            chainId: number;
-            /** @example 0xabababababababababababababababababababababababababababababababab */
-            executionTxHash: string | null;
-            /**
-             * @description the chain's receipt (decimal string); null when the chain has none
-             * @example 21000
-             */
-            gasUsed: string | null;
-            /**
-             * @description wei per gas, from the chain (decimal string)
-             * @example 1000000000
-             */
-            effectiveGasPrice: string | null;
-            /**
-             * @description L1 data fee in wei, from the chain (0 on L1s)
-             * @example 0
-             */
-            l1Fee: string | null;
-            /**
-             * @description native value sent, wei (0 when the call reverted)
-             * @example 0
-             */
-            valueWei: string;
-            /**
-             * @description USD per native unit the charge was converted at
-             * @example 3000
-             */
-            nativePriceUsd: number | null;
-            /** @description USD: (gasUsed × effectiveGasPrice + l1Fee + valueWei + top-ups) × nativePriceUsd from the chain's receipt */
-            costUSD: number | null;
-            /** @description USD the ledger charged for the transaction */
-            chargedUsd: number;
-            /**
-             * @description missing: the recorded hash has no receipt on chain; mismatch: see detail
-             * @enum {string}
-             */
-            onChain: "match" | "mismatch" | "missing";
-            /** @description what disagrees, when onChain is not match */
-            detail?: string;
-        };
-        ChargeAuditDto: {
-            /** @description start of the range (inclusive) */
-            from: string;
-            /** @description end of the range (exclusive) */
-            to: string;
-            /** @description oldest first */
-            items: components["schemas"]["ChargeAuditRowDto"][];
-            /** @description true when every row matches */
-            ok: boolean;
-            /** @description true when the row cap stopped before the end of the range */
-            truncated: boolean;
-        };
         WebhookViewDto: {
             url: string;
             /** @enum {string} */
@@ -1632,8 +1469,6 @@ export interface components {
             /** @enum {string} */
             apiKeyPlacement: "header";
             enabled: boolean;
-            /** @description absent: all events */
-            events?: ("tx.status" | "account.low_balance" | "account.deposit")[];
         };
         RegisteredWebhooksDto: {
             userId: string;
@@ -1667,8 +1502,6 @@ export interface components {
              * @example true
              */
             enabled?: boolean;
-            /** @description The events this webhook receives; absent: all */
-            events?: ("tx.status" | "account.low_balance" | "account.deposit")[];
         };
         AccountWebhookDto: {
             id: string;
@@ -1676,8 +1509,6 @@ export interface components {
             /** @enum {string} */
             authType: "none" | "bearer" | "basic" | "api-key";
             enabled: boolean;
-            /** @description The events it receives; absent: all */
-            events?: ("tx.status" | "account.low_balance" | "account.deposit")[];
             createdAt: string;
         };
         WebhookDeliveryDto: {
@@ -1707,15 +1538,6 @@ export interface components {
             /** @example pending */
             status: string;
         };
-        WebhookTestResultDto: {
-            url: string;
-            /** @description The endpoint's HTTP status; null when it gave none (refused address, connection error, timeout) */
-            status: number | null;
-            /** @description Milliseconds until the answer or the failure */
-            ms: number;
-            /** @description Why it failed (not a 2xx) */
-            error?: string;
-        };
         DeadLetterDto: {
             id: string;
             userId: string;
@@ -1730,131 +1552,6 @@ export interface components {
             lastError: string | null;
             createdAt: string;
             deadAt: string;
-        };
-        PolicyTargetViewDto: {
-            address: string;
-            selectors?: string[];
-        };
-        PerEndUserViewDto: {
-            maxUsd?: number;
-            maxTxs?: number;
-            windowSeconds: number;
-        };
-        EndUserListsViewDto: {
-            allow?: string[];
-            deny?: string[];
-        };
-        PolicyDto: {
-            id: string;
-            name: string;
-            enabled: boolean;
-            chainIds?: number[];
-            targets?: components["schemas"]["PolicyTargetViewDto"][];
-            startsAt?: string;
-            endsAt?: string;
-            budgetUsd?: number;
-            perEndUser?: components["schemas"]["PerEndUserViewDto"];
-            endUsers?: components["schemas"]["EndUserListsViewDto"];
-            maxGasPriceGwei?: number;
-            /** @description ISO 8601 */
-            createdAt: string;
-        };
-        PolicyTargetDto: {
-            /** @example 0x5FbDB2315678afecb367f032d93F642f64180aa3 */
-            address: string;
-            /**
-             * @description 4-byte selectors (first 4 bytes of callData); absent or empty: every method
-             * @example [
-             *       "0xa9059cbb"
-             *     ]
-             */
-            selectors?: string[];
-        };
-        PerEndUserDto: {
-            /**
-             * @description USD each end user may spend per window (reservations count at once)
-             * @example 5
-             */
-            maxUsd?: number;
-            /**
-             * @description Transactions each end user may have sponsored per window
-             * @example 5
-             */
-            maxTxs?: number;
-            /**
-             * @description Length of an end user's window in seconds; it starts at the end user's first transaction after the last window ended
-             * @example 86400
-             */
-            windowSeconds: number;
-        };
-        EndUserListsDto: {
-            /** @description Only these end users; absent or empty: any */
-            allow?: string[];
-            /** @description Never these end users */
-            deny?: string[];
-        };
-        PolicyInputDto: {
-            /**
-             * @description Required on create
-             * @example Launch campaign
-             */
-            name?: string;
-            /**
-             * @description Default: true.
-             * @example true
-             */
-            enabled?: boolean;
-            /**
-             * @description Only these chains; absent: every chain
-             * @example [
-             *       84532
-             *     ]
-             */
-            chainIds?: number[] | null;
-            /** @description Only these targets (and methods); absent: any target */
-            targets?: components["schemas"]["PolicyTargetDto"][] | null;
-            /**
-             * @description ISO 8601; not before
-             * @example 2026-12-01T00:00:00Z
-             */
-            startsAt?: string | null;
-            /**
-             * @description ISO 8601; until (exclusive)
-             * @example 2026-12-05T00:00:00Z
-             */
-            endsAt?: string | null;
-            /**
-             * @description USD the policy sponsors in all (settled costs plus open reservations)
-             * @example 200
-             */
-            budgetUsd?: number | null;
-            perEndUser?: components["schemas"]["PerEndUserDto"] | null;
-            endUsers?: components["schemas"]["EndUserListsDto"] | null;
-            /**
-             * @description While the chain's base fee (or gas price) is above this, accepted transactions wait unsigned
-             * @example 30
-             */
-            maxGasPriceGwei?: number | null;
-        };
-        DeletedPolicyDto: {
-            id: string;
-            deleted: boolean;
-        };
-        EndUserUsageDto: {
-            /** @description lowercase */
-            address: string;
-            /** @description USD settled in the current window */
-            spentUsd: number;
-            /** @description transactions counted in the current window */
-            txCount: number;
-            /** @description ISO 8601; null when the policy has no per-end-user window */
-            windowResetsAt: string | null;
-        };
-        PolicyUsageDto: {
-            spentUsd: number;
-            reservedUsd: number;
-            txCount: number;
-            endUsers: components["schemas"]["EndUserUsageDto"][];
         };
         AllocationDto: {
             venueId: string;
@@ -2367,6 +2064,16 @@ export interface components {
             chainName: string;
             /** @description Checksummed */
             address: string;
+            /**
+             * @description Where the key lives: process memory (RELAYER_MNEMONIC) or a PKCS#11 token
+             * @enum {string}
+             */
+            signer: "local" | "pkcs11";
+            /**
+             * @description active: takes new work; draining: retire asked, in-flight work finishing and balance going to the treasury; retired: done
+             * @enum {string}
+             */
+            state: "active" | "draining" | "retired";
             /** @description Native balance in wei (decimal string); null when the node did not answer */
             balanceWei: string | null;
             /** @description The same in the native unit, e.g. "9999.98" */
@@ -2378,79 +2085,15 @@ export interface components {
             /** @description Why the balance is missing (the node's error) */
             error: string | null;
         };
-        FundingTokenDto: {
-            /**
-             * @description token address; the zero address for the native currency
-             * @example 0x0000000000000000000000000000000000000000
-             */
+        RelayerKeyStateDto: {
+            /** @example us-east */
+            region: string;
+            /** @description Checksummed */
             address: string;
-            /** @example USDC */
-            symbol: string;
-            /** @example 6 */
-            decimals: number;
-        };
-        FundingChainDto: {
-            /** @example 31337 */
-            chainId: number;
-            /** @description the chain's USD stablecoins (credited 1:1) and its native currency (credited at the feed's price of the crediting block) */
-            tokens: components["schemas"]["FundingTokenDto"][];
-            /**
-             * @description blocks a deposit must be deep before it is credited
-             * @example 3
-             */
-            confirmations: number;
-        };
-        FundingDto: {
-            /**
-             * @description the account's deposit address, the same on every chain
-             * @example 0x1111111111111111111111111111111111111111
-             */
-            depositAddress: string;
-            chains: components["schemas"]["FundingChainDto"][];
-        };
-        DepositDto: {
-            /** @example 31337 */
-            chainId: number;
-            /** @example 0xabababababababababababababababababababababababababababababababab */
-            txHash: string;
-            /**
-             * @description the Transfer log's index in its block; -1 for a native transfer
-             * @example 3
-             */
-            logIndex: number;
-            /** @description token address; the zero address for the native currency */
-            token: string;
-            /**
-             * @description in the token's smallest unit (decimal string)
-             * @example 25000000
-             */
-            amount: string;
-            /**
-             * @description USD credited; null until credited
-             * @example 25
-             */
-            creditedUsd: number | null;
             /** @enum {string} */
-            status: "seen" | "credited";
-            /**
-             * @description blocks on top of the deposit's block now (capped at the chain's confirmations once credited)
-             * @example 3
-             */
-            confirmations: number;
-            /**
-             * @description ISO time of the credit
-             * @example null
-             */
-            creditedAt: string | null;
-        };
-        DepositListDto: {
-            /** @description newest first */
-            items: components["schemas"]["DepositDto"][];
-            /**
-             * @description pass as `cursor` for the next page; null on the last page
-             * @example null
-             */
-            nextCursor: string | null;
+            signer: "local" | "pkcs11";
+            /** @enum {string} */
+            state: "active" | "draining" | "retired";
         };
         LoginMessageDto: {
             /** @description EIP-4361 text to sign verbatim with EIP-191 personal_sign */
@@ -2500,7 +2143,7 @@ export interface components {
                  * @description catalog code
                  * @enum {string}
                  */
-                code: "AUTH_001" | "AUTH_002" | "AUTH_003" | "AUTH_004" | "AUTH_005" | "AUTH_006" | "AUTH_007" | "AUTH_008" | "USER_001" | "USER_002" | "USER_003" | "VALIDATION_001" | "VALIDATION_002" | "VALIDATION_003" | "VALIDATION_004" | "TRANSACTION_001" | "TRANSACTION_002" | "TRANSACTION_003" | "TRANSACTION_004" | "TRANSACTION_005" | "TRANSACTION_006" | "TRANSACTION_007" | "TRANSACTION_008" | "TRANSACTION_009" | "TRANSACTION_010" | "CHAIN_001" | "CHAIN_003" | "CHAIN_004" | "RELAYER_001" | "RESOURCE_001" | "RESOURCE_003" | "RESOURCE_004" | "SYSTEM_001" | "SYSTEM_002";
+                code: "AUTH_001" | "AUTH_002" | "AUTH_003" | "AUTH_004" | "AUTH_005" | "AUTH_006" | "AUTH_007" | "AUTH_008" | "USER_001" | "USER_002" | "USER_003" | "VALIDATION_001" | "VALIDATION_002" | "VALIDATION_003" | "VALIDATION_004" | "TRANSACTION_001" | "TRANSACTION_002" | "TRANSACTION_003" | "TRANSACTION_004" | "TRANSACTION_005" | "TRANSACTION_006" | "TRANSACTION_007" | "TRANSACTION_008" | "TRANSACTION_009" | "CHAIN_001" | "CHAIN_003" | "CHAIN_004" | "RELAYER_001" | "RESOURCE_001" | "RESOURCE_003" | "RESOURCE_004" | "SYSTEM_001" | "SYSTEM_002";
                 message: string;
                 /** @enum {string} */
                 category: "AUTH" | "USER" | "VALIDATION" | "TRANSACTION" | "CHAIN" | "RELAYER" | "RESOURCE" | "SYSTEM";
@@ -4735,7 +4378,6 @@ export interface operations {
                  *       "isAuthenticatedTx": false,
                  *       "derivationPath": "string",
                  *       "validUntil": 1767225600,
-                 *       "endUser": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
                  *       "authorizationList": [
                  *         {
                  *           "chainId": 31337,
@@ -5020,7 +4662,6 @@ export interface operations {
                  *         "isAuthenticatedTx": false,
                  *         "derivationPath": "string",
                  *         "validUntil": 1767225600,
-                 *         "endUser": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
                  *         "authorizationList": [
                  *           {
                  *             "chainId": 31337,
@@ -5083,7 +4724,6 @@ export interface operations {
                      *           "minedAt": "2026-11-23T12:00:00.000Z",
                      *           "settledAt": "2026-11-23T12:00:00.000Z"
                      *         },
-                     *         "policyId": "string",
                      *         "timedOut": false,
                      *         "receipt": {
                      *           "transactionHash": "string",
@@ -5158,7 +4798,6 @@ export interface operations {
                      *           "minedAt": "2026-11-23T12:00:00.000Z",
                      *           "settledAt": "2026-11-23T12:00:00.000Z"
                      *         },
-                     *         "policyId": "string",
                      *         "timedOut": false,
                      *         "receipt": {
                      *           "transactionHash": "string",
@@ -5420,7 +5059,6 @@ export interface operations {
                  *       "isAuthenticatedTx": false,
                  *       "derivationPath": "string",
                  *       "validUntil": 1767225600,
-                 *       "endUser": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
                  *       "authorizationList": [
                  *         {
                  *           "chainId": 31337,
@@ -5938,7 +5576,6 @@ export interface operations {
                      *           "minedAt": "2026-11-23T12:00:00.000Z",
                      *           "settledAt": "2026-11-23T12:00:00.000Z"
                      *         },
-                     *         "policyId": "string",
                      *         "timedOut": false,
                      *         "receipt": {
                      *           "transactionHash": "string",
@@ -6146,7 +5783,6 @@ export interface operations {
                      *               "minedAt": "2026-11-23T12:00:00.000Z",
                      *               "settledAt": "2026-11-23T12:00:00.000Z"
                      *             },
-                     *             "policyId": "string",
                      *             "timedOut": false,
                      *             "receipt": {
                      *               "transactionHash": "string",
@@ -6366,7 +6002,6 @@ export interface operations {
                      *           "minedAt": "2026-11-23T12:00:00.000Z",
                      *           "settledAt": "2026-11-23T12:00:00.000Z"
                      *         },
-                     *         "policyId": "string",
                      *         "timedOut": false,
                      *         "receipt": {
                      *           "transactionHash": "string",
@@ -6619,7 +6254,6 @@ export interface operations {
                      *           "minedAt": "2026-11-23T12:00:00.000Z",
                      *           "settledAt": "2026-11-23T12:00:00.000Z"
                      *         },
-                     *         "policyId": "string",
                      *         "timedOut": false,
                      *         "receipt": {
                      *           "transactionHash": "string",
@@ -6971,199 +6605,6 @@ export interface operations {
             };
         };
     };
-    ChargeAuditController_run: {
-        parameters: {
-            query?: {
-                /**
-                 * @description start, inclusive (ISO 8601); default `to` − 31 days
-                 * @example 2026-11-01T00:00:00.000Z
-                 */
-                from?: string;
-                /**
-                 * @description end, exclusive (ISO 8601); default now
-                 * @example 2026-11-28T00:00:00.000Z
-                 */
-                to?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success envelope: {success: true, data, timestamp} */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "from": "string",
-                     *         "to": "string",
-                     *         "items": [
-                     *           {
-                     *             "txId": "string",
-                     *             "chainId": 31337,
-                     *             "executionTxHash": "0xabababababababababababababababababababababababababababababababab",
-                     *             "gasUsed": "21000",
-                     *             "effectiveGasPrice": "1000000000",
-                     *             "l1Fee": "0",
-                     *             "valueWei": "0",
-                     *             "nativePriceUsd": 3000,
-                     *             "costUSD": 1,
-                     *             "chargedUsd": 1,
-                     *             "onChain": "match",
-                     *             "detail": "string"
-                     *           }
-                     *         ],
-                     *         "ok": false,
-                     *         "truncated": false
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["ChargeAuditDto"];
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-23T12:00:00.000Z
-                         */
-                        timestamp: string;
-                    };
-                };
-            };
-            /** @description VALIDATION_001 (invalid input), VALIDATION_004 (schema validation failed). */
-            400: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_001",
-                     *         "message": "invalid input",
-                     *         "category": "VALIDATION",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
-            401: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "AUTH_001",
-                     *         "message": "unauthorized access",
-                     *         "category": "AUTH",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
-            403: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "AUTH_003",
-                     *         "message": "request origin (IP or Origin) not allowed for this account",
-                     *         "category": "AUTH",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description RESOURCE_003 (resource limit exceeded). */
-            429: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RESOURCE_003",
-                     *         "message": "resource limit exceeded",
-                     *         "category": "RESOURCE",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description CHAIN_003 (blockchain RPC error), SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
-            500: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "CHAIN_003",
-                     *         "message": "blockchain RPC error",
-                     *         "category": "CHAIN",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
     WebhooksController_register: {
         parameters: {
             query?: {
@@ -7187,10 +6628,7 @@ export interface operations {
                  *         "secret": "string",
                  *         "apiKeyVar": "X-Api-Key",
                  *         "apiKeyPlacement": "header",
-                 *         "enabled": true,
-                 *         "events": [
-                 *           "tx.status"
-                 *         ]
+                 *         "enabled": true
                  *       }
                  *     ]
                  */
@@ -7214,10 +6652,7 @@ export interface operations {
                      *           "authType": "none",
                      *           "apiKeyVar": "string",
                      *           "apiKeyPlacement": "header",
-                     *           "enabled": false,
-                     *           "events": [
-                     *             "tx.status"
-                     *           ]
+                     *           "enabled": false
                      *         }
                      *       ],
                      *       "signingSecret": "string"
@@ -7384,9 +6819,6 @@ export interface operations {
                      *             "url": "string",
                      *             "authType": "none",
                      *             "enabled": false,
-                     *             "events": [
-                     *               "tx.status"
-                     *             ],
                      *             "createdAt": "string"
                      *           }
                      *         ],
@@ -7744,149 +7176,6 @@ export interface operations {
             };
         };
     };
-    WebhookTestController_test: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success envelope: {success: true, data, timestamp} */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "url": "string",
-                     *           "status": 1,
-                     *           "ms": 1,
-                     *           "error": "string"
-                     *         }
-                     *       ],
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["WebhookTestResultDto"][];
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-23T12:00:00.000Z
-                         */
-                        timestamp: string;
-                    };
-                };
-            };
-            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
-            401: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "AUTH_001",
-                     *         "message": "unauthorized access",
-                     *         "category": "AUTH",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
-            403: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "AUTH_003",
-                     *         "message": "request origin (IP or Origin) not allowed for this account",
-                     *         "category": "AUTH",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description RESOURCE_003 (resource limit exceeded). */
-            429: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RESOURCE_003",
-                     *         "message": "resource limit exceeded",
-                     *         "category": "RESOURCE",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
-            500: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "SYSTEM_001",
-                     *         "message": "database operation failed",
-                     *         "category": "SYSTEM",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
     AdminWebhooksController_list: {
         parameters: {
             query?: {
@@ -8157,1284 +7446,6 @@ export interface operations {
                      *       "error": {
                      *         "code": "RESOURCE_001",
                      *         "message": "requested resource not found",
-                     *         "category": "RESOURCE",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
-            500: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "SYSTEM_001",
-                     *         "message": "database operation failed",
-                     *         "category": "SYSTEM",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    PoliciesController_list: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success envelope: {success: true, data, timestamp} */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "id": "string",
-                     *           "name": "string",
-                     *           "enabled": false,
-                     *           "chainIds": [
-                     *             1
-                     *           ],
-                     *           "targets": [
-                     *             {
-                     *               "address": "string",
-                     *               "selectors": [
-                     *                 "string"
-                     *               ]
-                     *             }
-                     *           ],
-                     *           "startsAt": "string",
-                     *           "endsAt": "string",
-                     *           "budgetUsd": 1,
-                     *           "perEndUser": {
-                     *             "maxUsd": 1,
-                     *             "maxTxs": 1,
-                     *             "windowSeconds": 1
-                     *           },
-                     *           "endUsers": {
-                     *             "allow": [
-                     *               "string"
-                     *             ],
-                     *             "deny": [
-                     *               "string"
-                     *             ]
-                     *           },
-                     *           "maxGasPriceGwei": 1,
-                     *           "createdAt": "string"
-                     *         }
-                     *       ],
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["PolicyDto"][];
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-23T12:00:00.000Z
-                         */
-                        timestamp: string;
-                    };
-                };
-            };
-            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
-            401: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "AUTH_001",
-                     *         "message": "unauthorized access",
-                     *         "category": "AUTH",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
-            403: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "AUTH_003",
-                     *         "message": "request origin (IP or Origin) not allowed for this account",
-                     *         "category": "AUTH",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description RESOURCE_003 (resource limit exceeded). */
-            429: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RESOURCE_003",
-                     *         "message": "resource limit exceeded",
-                     *         "category": "RESOURCE",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
-            500: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "SYSTEM_001",
-                     *         "message": "database operation failed",
-                     *         "category": "SYSTEM",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    PoliciesController_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "name": "Launch campaign",
-                 *       "enabled": true,
-                 *       "chainIds": [
-                 *         84532
-                 *       ],
-                 *       "targets": [
-                 *         {
-                 *           "address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-                 *           "selectors": [
-                 *             "0xa9059cbb"
-                 *           ]
-                 *         }
-                 *       ],
-                 *       "startsAt": "2026-12-01T00:00:00Z",
-                 *       "endsAt": "2026-12-05T00:00:00Z",
-                 *       "budgetUsd": 200,
-                 *       "perEndUser": {
-                 *         "maxUsd": 5,
-                 *         "maxTxs": 5,
-                 *         "windowSeconds": 86400
-                 *       },
-                 *       "endUsers": {
-                 *         "allow": [
-                 *           "string"
-                 *         ],
-                 *         "deny": [
-                 *           "string"
-                 *         ]
-                 *       },
-                 *       "maxGasPriceGwei": 30
-                 *     }
-                 */
-                "application/json": components["schemas"]["PolicyInputDto"];
-            };
-        };
-        responses: {
-            /** @description success envelope: {success: true, data, timestamp} */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "id": "string",
-                     *         "name": "string",
-                     *         "enabled": false,
-                     *         "chainIds": [
-                     *           1
-                     *         ],
-                     *         "targets": [
-                     *           {
-                     *             "address": "string",
-                     *             "selectors": [
-                     *               "string"
-                     *             ]
-                     *           }
-                     *         ],
-                     *         "startsAt": "string",
-                     *         "endsAt": "string",
-                     *         "budgetUsd": 1,
-                     *         "perEndUser": {
-                     *           "maxUsd": 1,
-                     *           "maxTxs": 1,
-                     *           "windowSeconds": 1
-                     *         },
-                     *         "endUsers": {
-                     *           "allow": [
-                     *             "string"
-                     *           ],
-                     *           "deny": [
-                     *             "string"
-                     *           ]
-                     *         },
-                     *         "maxGasPriceGwei": 1,
-                     *         "createdAt": "string"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["PolicyDto"];
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-23T12:00:00.000Z
-                         */
-                        timestamp: string;
-                    };
-                };
-            };
-            /** @description VALIDATION_001 (invalid input), VALIDATION_004 (schema validation failed). */
-            400: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_001",
-                     *         "message": "invalid input",
-                     *         "category": "VALIDATION",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
-            401: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "AUTH_001",
-                     *         "message": "unauthorized access",
-                     *         "category": "AUTH",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
-            403: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "AUTH_003",
-                     *         "message": "request origin (IP or Origin) not allowed for this account",
-                     *         "category": "AUTH",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description RESOURCE_003 (resource limit exceeded). */
-            429: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RESOURCE_003",
-                     *         "message": "resource limit exceeded",
-                     *         "category": "RESOURCE",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
-            500: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "SYSTEM_001",
-                     *         "message": "database operation failed",
-                     *         "category": "SYSTEM",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    PoliciesController_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @example string */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success envelope: {success: true, data, timestamp} */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "id": "string",
-                     *         "name": "string",
-                     *         "enabled": false,
-                     *         "chainIds": [
-                     *           1
-                     *         ],
-                     *         "targets": [
-                     *           {
-                     *             "address": "string",
-                     *             "selectors": [
-                     *               "string"
-                     *             ]
-                     *           }
-                     *         ],
-                     *         "startsAt": "string",
-                     *         "endsAt": "string",
-                     *         "budgetUsd": 1,
-                     *         "perEndUser": {
-                     *           "maxUsd": 1,
-                     *           "maxTxs": 1,
-                     *           "windowSeconds": 1
-                     *         },
-                     *         "endUsers": {
-                     *           "allow": [
-                     *             "string"
-                     *           ],
-                     *           "deny": [
-                     *             "string"
-                     *           ]
-                     *         },
-                     *         "maxGasPriceGwei": 1,
-                     *         "createdAt": "string"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["PolicyDto"];
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-23T12:00:00.000Z
-                         */
-                        timestamp: string;
-                    };
-                };
-            };
-            /** @description VALIDATION_004 (schema validation failed). */
-            400: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_004",
-                     *         "message": "schema validation failed",
-                     *         "category": "VALIDATION",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
-            401: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "AUTH_001",
-                     *         "message": "unauthorized access",
-                     *         "category": "AUTH",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
-            403: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "AUTH_003",
-                     *         "message": "request origin (IP or Origin) not allowed for this account",
-                     *         "category": "AUTH",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description RESOURCE_001 (requested resource not found). */
-            404: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RESOURCE_001",
-                     *         "message": "requested resource not found",
-                     *         "category": "RESOURCE",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description RESOURCE_003 (resource limit exceeded). */
-            429: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RESOURCE_003",
-                     *         "message": "resource limit exceeded",
-                     *         "category": "RESOURCE",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
-            500: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "SYSTEM_001",
-                     *         "message": "database operation failed",
-                     *         "category": "SYSTEM",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    PoliciesController_remove: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @example string */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success envelope: {success: true, data, timestamp} */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "id": "string",
-                     *         "deleted": false
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["DeletedPolicyDto"];
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-23T12:00:00.000Z
-                         */
-                        timestamp: string;
-                    };
-                };
-            };
-            /** @description VALIDATION_004 (schema validation failed). */
-            400: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_004",
-                     *         "message": "schema validation failed",
-                     *         "category": "VALIDATION",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
-            401: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "AUTH_001",
-                     *         "message": "unauthorized access",
-                     *         "category": "AUTH",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
-            403: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "AUTH_003",
-                     *         "message": "request origin (IP or Origin) not allowed for this account",
-                     *         "category": "AUTH",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description RESOURCE_001 (requested resource not found). */
-            404: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RESOURCE_001",
-                     *         "message": "requested resource not found",
-                     *         "category": "RESOURCE",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description RESOURCE_003 (resource limit exceeded). */
-            429: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RESOURCE_003",
-                     *         "message": "resource limit exceeded",
-                     *         "category": "RESOURCE",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
-            500: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "SYSTEM_001",
-                     *         "message": "database operation failed",
-                     *         "category": "SYSTEM",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    PoliciesController_update: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @example string */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "name": "Launch campaign",
-                 *       "enabled": true,
-                 *       "chainIds": [
-                 *         84532
-                 *       ],
-                 *       "targets": [
-                 *         {
-                 *           "address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-                 *           "selectors": [
-                 *             "0xa9059cbb"
-                 *           ]
-                 *         }
-                 *       ],
-                 *       "startsAt": "2026-12-01T00:00:00Z",
-                 *       "endsAt": "2026-12-05T00:00:00Z",
-                 *       "budgetUsd": 200,
-                 *       "perEndUser": {
-                 *         "maxUsd": 5,
-                 *         "maxTxs": 5,
-                 *         "windowSeconds": 86400
-                 *       },
-                 *       "endUsers": {
-                 *         "allow": [
-                 *           "string"
-                 *         ],
-                 *         "deny": [
-                 *           "string"
-                 *         ]
-                 *       },
-                 *       "maxGasPriceGwei": 30
-                 *     }
-                 */
-                "application/json": components["schemas"]["PolicyInputDto"];
-            };
-        };
-        responses: {
-            /** @description success envelope: {success: true, data, timestamp} */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "id": "string",
-                     *         "name": "string",
-                     *         "enabled": false,
-                     *         "chainIds": [
-                     *           1
-                     *         ],
-                     *         "targets": [
-                     *           {
-                     *             "address": "string",
-                     *             "selectors": [
-                     *               "string"
-                     *             ]
-                     *           }
-                     *         ],
-                     *         "startsAt": "string",
-                     *         "endsAt": "string",
-                     *         "budgetUsd": 1,
-                     *         "perEndUser": {
-                     *           "maxUsd": 1,
-                     *           "maxTxs": 1,
-                     *           "windowSeconds": 1
-                     *         },
-                     *         "endUsers": {
-                     *           "allow": [
-                     *             "string"
-                     *           ],
-                     *           "deny": [
-                     *             "string"
-                     *           ]
-                     *         },
-                     *         "maxGasPriceGwei": 1,
-                     *         "createdAt": "string"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["PolicyDto"];
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-23T12:00:00.000Z
-                         */
-                        timestamp: string;
-                    };
-                };
-            };
-            /** @description VALIDATION_001 (invalid input), VALIDATION_004 (schema validation failed). */
-            400: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_001",
-                     *         "message": "invalid input",
-                     *         "category": "VALIDATION",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
-            401: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "AUTH_001",
-                     *         "message": "unauthorized access",
-                     *         "category": "AUTH",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
-            403: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "AUTH_003",
-                     *         "message": "request origin (IP or Origin) not allowed for this account",
-                     *         "category": "AUTH",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description RESOURCE_001 (requested resource not found). */
-            404: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RESOURCE_001",
-                     *         "message": "requested resource not found",
-                     *         "category": "RESOURCE",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description RESOURCE_003 (resource limit exceeded). */
-            429: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RESOURCE_003",
-                     *         "message": "resource limit exceeded",
-                     *         "category": "RESOURCE",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
-            500: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "SYSTEM_001",
-                     *         "message": "database operation failed",
-                     *         "category": "SYSTEM",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    PoliciesController_usage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @example string */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description success envelope: {success: true, data, timestamp} */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "spentUsd": 1,
-                     *         "reservedUsd": 1,
-                     *         "txCount": 1,
-                     *         "endUsers": [
-                     *           {
-                     *             "address": "string",
-                     *             "spentUsd": 1,
-                     *             "txCount": 1,
-                     *             "windowResetsAt": "string"
-                     *           }
-                     *         ]
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: components["schemas"]["PolicyUsageDto"];
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-23T12:00:00.000Z
-                         */
-                        timestamp: string;
-                    };
-                };
-            };
-            /** @description VALIDATION_004 (schema validation failed). */
-            400: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "VALIDATION_004",
-                     *         "message": "schema validation failed",
-                     *         "category": "VALIDATION",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
-            401: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "AUTH_001",
-                     *         "message": "unauthorized access",
-                     *         "category": "AUTH",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
-            403: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "AUTH_003",
-                     *         "message": "request origin (IP or Origin) not allowed for this account",
-                     *         "category": "AUTH",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description RESOURCE_001 (requested resource not found). */
-            404: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RESOURCE_001",
-                     *         "message": "requested resource not found",
-                     *         "category": "RESOURCE",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description RESOURCE_003 (resource limit exceeded). */
-            429: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RESOURCE_003",
-                     *         "message": "resource limit exceeded",
                      *         "category": "RESOURCE",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
@@ -12872,6 +10883,8 @@ export interface operations {
                      *           "chainId": 31337,
                      *           "chainName": "Devnet",
                      *           "address": "string",
+                     *           "signer": "local",
+                     *           "state": "active",
                      *           "balanceWei": "string",
                      *           "balance": "string",
                      *           "symbol": "ETH",
@@ -12946,11 +10959,14 @@ export interface operations {
             };
         };
     };
-    FundingController_info: {
+    RelayersController_retire: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @example string */
+                address: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -12965,20 +10981,10 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "depositAddress": "0x1111111111111111111111111111111111111111",
-                     *         "chains": [
-                     *           {
-                     *             "chainId": 31337,
-                     *             "tokens": [
-                     *               {
-                     *                 "address": "0x0000000000000000000000000000000000000000",
-                     *                 "symbol": "USDC",
-                     *                 "decimals": 6
-                     *               }
-                     *             ],
-                     *             "confirmations": 3
-                     *           }
-                     *         ]
+                     *         "region": "us-east",
+                     *         "address": "string",
+                     *         "signer": "local",
+                     *         "state": "active"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
@@ -12986,7 +10992,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["FundingDto"];
+                        data: components["schemas"]["RelayerKeyStateDto"];
                         /**
                          * Format: date-time
                          * @example 2026-11-23T12:00:00.000Z
@@ -12995,7 +11001,32 @@ export interface operations {
                     };
                 };
             };
-            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            /** @description VALIDATION_001 (invalid input), VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_001",
+                     *         "message": "invalid input",
+                     *         "category": "VALIDATION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_001 (unauthorized access). */
             401: {
                 headers: {
                     /** @description the catalog code */
@@ -13020,8 +11051,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
-            403: {
+            /** @description RESOURCE_001 (requested resource not found). */
+            404: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
@@ -13034,33 +11065,8 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "error": {
-                     *         "code": "AUTH_003",
-                     *         "message": "request origin (IP or Origin) not allowed for this account",
-                     *         "category": "AUTH",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description RESOURCE_003 (resource limit exceeded). */
-            429: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RESOURCE_003",
-                     *         "message": "resource limit exceeded",
+                     *         "code": "RESOURCE_001",
+                     *         "message": "requested resource not found",
                      *         "category": "RESOURCE",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
@@ -13097,22 +11103,14 @@ export interface operations {
             };
         };
     };
-    FundingController_list: {
+    RelayersController_activate: {
         parameters: {
-            query?: {
-                /**
-                 * @description Default: 50.
-                 * @example 1
-                 */
-                limit?: number;
-                /**
-                 * @description `nextCursor` of the previous page
-                 * @example 42
-                 */
-                cursor?: string;
-            };
+            query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @example string */
+                address: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -13127,20 +11125,10 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "items": [
-                     *           {
-                     *             "chainId": 31337,
-                     *             "txHash": "0xabababababababababababababababababababababababababababababababab",
-                     *             "logIndex": 3,
-                     *             "token": "string",
-                     *             "amount": "25000000",
-                     *             "creditedUsd": 25,
-                     *             "status": "seen",
-                     *             "confirmations": 3,
-                     *             "creditedAt": null
-                     *           }
-                     *         ],
-                     *         "nextCursor": null
+                     *         "region": "us-east",
+                     *         "address": "string",
+                     *         "signer": "local",
+                     *         "state": "active"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
@@ -13148,7 +11136,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: components["schemas"]["DepositListDto"];
+                        data: components["schemas"]["RelayerKeyStateDto"];
                         /**
                          * Format: date-time
                          * @example 2026-11-23T12:00:00.000Z
@@ -13182,7 +11170,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            /** @description AUTH_001 (unauthorized access). */
             401: {
                 headers: {
                     /** @description the catalog code */
@@ -13207,8 +11195,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
-            403: {
+            /** @description RESOURCE_001 (requested resource not found). */
+            404: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
@@ -13221,33 +11209,8 @@ export interface operations {
                      * @example {
                      *       "success": false,
                      *       "error": {
-                     *         "code": "AUTH_003",
-                     *         "message": "request origin (IP or Origin) not allowed for this account",
-                     *         "category": "AUTH",
-                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
-                     *       },
-                     *       "timestamp": "2026-11-23T12:00:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description RESOURCE_003 (resource limit exceeded). */
-            429: {
-                headers: {
-                    /** @description the catalog code */
-                    "X-Error-Code"?: string;
-                    /** @description the trace id of the request */
-                    "X-Trace-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RESOURCE_003",
-                     *         "message": "resource limit exceeded",
+                     *         "code": "RESOURCE_001",
+                     *         "message": "requested resource not found",
                      *         "category": "RESOURCE",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },

@@ -22,12 +22,14 @@ export class RelayerWallets {
   list(): Promise<RelayerWalletDto[]> {
     const chains = this.chains.all().filter((c) => c.enabled && c.rpcUrl);
     const floors = new Map(this.wallets.snapshot().map((w) => [w.chainId, w.floorWei]));
-    const rows = this.regions.regions.flatMap((region) =>
-      this.signers.poolAddresses(region).flatMap((address) => chains.map((chain) => ({ region, chain, address }))),
-    );
+    const regions = new Set(this.regions.regions);
+    const rows = this.signers
+      .poolKeys()
+      .filter((k) => regions.has(k.region))
+      .flatMap((key) => chains.map((chain) => ({ key, chain })));
     return Promise.all(
-      rows.map(async ({ region, chain, address }): Promise<RelayerWalletDto> => {
-        const base = { region, chainId: chain.chainId, chainName: chain.name, address, symbol: chain.nativeCurrency.symbol, floorWei: floors.get(chain.chainId) ?? null };
+      rows.map(async ({ key: { region, address, signer, state }, chain }): Promise<RelayerWalletDto> => {
+        const base = { region, chainId: chain.chainId, chainName: chain.name, address, signer, state, symbol: chain.nativeCurrency.symbol, floorWei: floors.get(chain.chainId) ?? null };
         try {
           const wei = await this.chains.provider(chain.chainId).getBalance(address);
           return { ...base, balanceWei: wei.toString(), balance: formatUnits(wei, chain.nativeCurrency.decimals), error: null };

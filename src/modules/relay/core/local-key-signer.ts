@@ -1,4 +1,5 @@
-import { getBytes, hexlify, Signature, SigningKey, Transaction, TransactionRequest } from 'ethers';
+import { getBytes, hexlify, Signature, SigningKey, TransactionRequest } from 'ethers';
+import { DigestRelaySigner, unsignedTransaction } from './signers/relay-signer';
 
 /** libsecp256k1's signing, when the platform has the prebuilt binary of the `secp256k1` package. */
 interface NativeSecp256k1 {
@@ -24,11 +25,12 @@ const native = loadNative();
 export const nativeSigning = native !== null;
 
 /**
- * A relayer key held in memory. Signs the same bytes as ethers' Wallet (ethers builds and
- * serializes the transaction; only the ECDSA step is native when available), low-s as libsecp256k1
- * always produces.
+ * A relayer key held in memory (RELAYER_SIGNER=local, and every derived sender). Signs the same
+ * bytes as ethers' Wallet (ethers builds and serializes the transaction; only the ECDSA step is
+ * native when available), low-s as libsecp256k1 always produces.
  */
-export class LocalKeySigner {
+export class LocalKeySigner extends DigestRelaySigner {
+  readonly backend = 'local' as const;
   private readonly key: Uint8Array;
   private readonly signingKey: SigningKey;
 
@@ -36,14 +38,20 @@ export class LocalKeySigner {
     privateKey: string,
     readonly address: string,
   ) {
+    super();
     this.key = getBytes(privateKey);
     this.signingKey = new SigningKey(privateKey);
   }
 
-  async signTransaction(request: TransactionRequest): Promise<string> {
-    const tx = Transaction.from({ ...request, from: undefined } as Parameters<typeof Transaction.from>[0]);
+  /** The hot path without a promise per signature. */
+  override async signTransaction(request: TransactionRequest): Promise<string> {
+    const tx = unsignedTransaction(request);
     tx.signature = this.sign(tx.unsignedHash);
     return tx.serialized;
+  }
+
+  signDigest(digest: string): Promise<Signature> {
+    return Promise.resolve(this.sign(digest));
   }
 
   private sign(digest: string): Signature {

@@ -43,7 +43,7 @@ export class FundingQuoteService {
     this.reserved.refuse(chain.chainId, dto);
     checkAllowedTarget(caller.account, dto);
     const request = parseRelayRequest({ ...dto, transactionType: 'flash' }, chain);
-    const from = this.signers.poolAddresses(this.regions.resolve(hints, dto.region))[0];
+    const from = this.signers.estimateFrom(this.regions.resolve(hints, dto.region));
     const estimate = await this.estimator.estimate(request, from, { derivedSender: false });
     const fundingWei = (estimate.minBalanceRequired * (100n + FUNDING_FEE_PERCENT)) / 100n + (await this.topUps.maxTransferGasWei(chain.chainId));
     const costMicro = weiToMicroUsd(fundingWei, estimate.usdPerNative, chain.nativeCurrency.decimals);

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { HDNodeWallet, Mnemonic, Wallet } from 'ethers';
 import { AppError } from '../../../common/errors/app-error';
 import { normalizeAddress } from '../../../common/evm/address';
 import { AppConfig } from '../../../config/app-config';
@@ -21,13 +20,6 @@ const OWN_CONTRACTS: Readonly<Record<string, string>> = {
   bridgeSpoke: "the relay's own bridge spoke",
 };
 
-/** The treasury that tops up relayer keys (RELAYER_TREASURY_KEY, or RELAYER_TREASURY_PATH on the relayer mnemonic). */
-function treasuryAddressOf(config: AppConfig): string | null {
-  if (config.RELAYER_TREASURY_KEY) return new Wallet(config.RELAYER_TREASURY_KEY).address.toLowerCase();
-  if (config.RELAYER_TREASURY_PATH) return HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(config.RELAYER_MNEMONIC), config.RELAYER_TREASURY_PATH).address.toLowerCase();
-  return null;
-}
-
 /**
  * What a team's own submission may not reach (docs/security.md, "What team submissions may
  * target"): the relayer keys sign every team's calldata, so a call from them to a contract that
@@ -44,14 +36,14 @@ export class ReservedTargets {
   constructor(
     private readonly config: AppConfig,
     private readonly chains: ChainRegistry,
-    signers: SignerPool,
+    private readonly signers: SignerPool,
   ) {
     for (const address of signers.poolAddresses()) this.keys.set(address.toLowerCase(), 'a relayer key');
-    const treasury = treasuryAddressOf(config);
+    const treasury = signers.treasury()?.address.toLowerCase() ?? null;
     if (treasury && this.keys.has(treasury)) {
       // The treasury would then sign team calldata as a pool key. A pool path is refused earlier by
       // the config's key separation; this catches a RELAYER_TREASURY_KEY that is a pool key.
-      const variable = config.RELAYER_TREASURY_KEY ? 'RELAYER_TREASURY_KEY' : 'RELAYER_TREASURY_PATH';
+      const variable = config.RELAYER_SIGNER === 'pkcs11' ? 'PKCS11 relayer-treasury' : config.RELAYER_TREASURY_KEY ? 'RELAYER_TREASURY_KEY' : 'RELAYER_TREASURY_PATH';
       throw new Error(`Invalid configuration:\n  ${variable}: the treasury ${treasury} is one of the relayer pool keys; use a key apart from the relayer pool`);
     }
     if (treasury) this.keys.set(treasury, "the relay's treasury");
@@ -61,15 +53,20 @@ export class ReservedTargets {
   refuse(chainId: number, call: { to?: string | null; authorizationList?: ReadonlyArray<{ address: string }> | null }): void {
     const reserved = this.of(chainId);
     const to = normalizeAddress(call.to);
-    const role = to ? reserved.get(to) : undefined;
+    const role = to ? (reserved.get(to) ?? this.joined(to)) : undefined;
     if (to && role) throw new AppError('TRANSACTION_007', `target ${to} is ${role} on chain ${chainId}: team submissions may not call the relay's own contracts, Permit2, the treasury or a relayer key`);
     (call.authorizationList ?? []).forEach((auth, i) => {
       const delegate = normalizeAddress(auth.address);
-      const delegateRole = delegate ? reserved.get(delegate) : undefined;
+      const delegateRole = delegate ? (reserved.get(delegate) ?? this.joined(delegate)) : undefined;
       if (delegate && delegateRole) {
         throw new AppError('TRANSACTION_007', `authorizationList[${i}].address ${delegate} is ${delegateRole} on chain ${chainId}: an EIP-7702 delegation may not point at the relay's own contracts, Permit2, the treasury or a relayer key`);
       }
     });
+  }
+
+  /** A relayer key that joined the pool after startup (a token's new label). */
+  private joined(address: string): string | undefined {
+    return this.signers.byAddress(address) ? 'a relayer key' : undefined;
   }
 
   private of(chainId: number): Map<string, string> {

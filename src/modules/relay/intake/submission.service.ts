@@ -150,7 +150,7 @@ export class SubmissionService {
     const region = this.regions.resolve(hints, dto.region);
     const scheme = request.derivationPath ? await this.schemeOf(caller.account, request.derivationPath) : null;
     const derived = request.derivationPath && scheme ? this.signers.derive(caller.account.id, request.derivationPath, scheme) : null;
-    const from = derived?.address ?? this.signers.poolAddresses(region)[0];
+    const from = derived?.address ?? this.signers.estimateFrom(region);
     const estimate = await this.estimator.estimate(request, from, { derivedSender: derived !== null });
     return { request, region, estimate, scheme, derivedSender: derived ? derived.address.toLowerCase() : null };
   }

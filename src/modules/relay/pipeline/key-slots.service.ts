@@ -1,7 +1,8 @@
-import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config';
-import { capAfterRefusal, pickKey } from '../core/key-choice';
+import { capAfterRefusal } from '../core/key-choice';
 import { RelayTransactionStore } from '../store/relay-transaction.store';
+import { SLOT_LEDGER, SLOT_RENEW_MS, SlotLedger } from './slot-ledger';
 
 interface Waiter {
   /** The slot keys of its pool (shared by every waiter of the same pool, see `slotKeys`). */
@@ -9,6 +10,8 @@ interface Waiter {
   txId: string;
   resolve: (index: number) => void;
   timer: NodeJS.Timeout;
+  /** Resolved (slot or timeout): a slot taken for it after that is given back. */
+  done: boolean;
 }
 
 /** How long a cap learned from a node's "txpool full" refusal holds before the configured bound applies again. */
@@ -16,6 +19,8 @@ const REFUSAL_CAP_MS = 30_000;
 /** Slots held longer than this are checked against the database (a row settled by another process frees its slot here too). */
 const SWEEP_AFTER_MS = 10_000;
 const SWEEP_EVERY_MS = 5_000;
+/** While sends wait, how often the ledger is asked again (another process may have freed a slot). */
+const POLL_WAITERS_MS = 100;
 
 /**
  * Bounds the transactions signed and not yet mined per relayer key (RELAY_MAX_IN_FLIGHT_PER_KEY):
@@ -24,7 +29,10 @@ const SWEEP_EVERY_MS = 5_000;
  * when the transaction is mined, failed or its nonce released. When every key is full the send
  * waits here, first come first served, and is woken by the first slot that frees.
  *
- * The count is this process's: several workers sharing keys each keep their own bound.
+ * The bound holds across every worker process: slots are leases in the shared ledger (Redis,
+ * `SlotLedger`), renewed by the process holding them, so a dead process's slots come back when
+ * their leases run out. Waiting sends are woken by a release here at once, and by a release in
+ * another process at the next poll.
  */
 @Injectable()
 export class KeySlots implements OnModuleDestroy {
@@ -41,51 +49,74 @@ export class KeySlots implements OnModuleDestroy {
   private turn = 0;
   private sweeper?: NodeJS.Timeout;
   private sweeping = false;
+  private renewer?: NodeJS.Timeout;
+  private poller?: NodeJS.Timeout;
+  private waking: Promise<void> | null = null;
+  private wakeAgain = false;
 
   constructor(
     private readonly config: AppConfig,
     private readonly txs: RelayTransactionStore,
+    @Inject(SLOT_LEDGER) private readonly ledger: SlotLedger,
   ) {}
 
   /**
    * A slot on one of `signers` for `txId`, waiting up to `waitMs` for one to free; null when
    * none did. A transaction that already holds a slot gets its key back.
    */
-  acquire<S extends { address: string }>(chainId: number, signers: readonly S[], txId: string, waitMs: number): Promise<S | null> {
+  async acquire<S extends { address: string }>(chainId: number, signers: readonly S[], txId: string, waitMs: number): Promise<S | null> {
     const held = this.holders.get(txId);
     if (held) {
       const same = signers.find((s) => slotKey(chainId, s.address) === held.key);
-      if (same) return Promise.resolve(same);
-      this.release(txId);
+      if (same) return same;
+      await this.releaseNow(txId);
     }
+    if (signers.length === 0) return null;
     const keys = this.slotKeys(chainId, signers);
-    const now = this.take(keys, txId);
-    if (now >= 0) return Promise.resolve(signers[now]);
-    if (waitMs <= 0) return Promise.resolve(null);
+    const now = await this.take(keys, txId);
+    if (now >= 0) return signers[now];
+    if (waitMs <= 0) return null;
     return new Promise<S | null>((resolve) => {
       const waiter: Waiter = {
         keys,
         txId,
-        resolve: (index) => resolve(index >= 0 ? signers[index] : null),
+        done: false,
+        resolve: (index) => {
+          waiter.done = true;
+          resolve(index >= 0 ? signers[index] : null);
+        },
         timer: setTimeout(() => {
           this.waiters = this.waiters.filter((w) => w !== waiter);
           waiter.resolve(-1);
         }, waitMs),
       };
       this.waiters.push(waiter);
+      this.startPoller();
     });
   }
 
   /** The transaction is no longer in flight (mined, failed, nonce released, never claimed). Idempotent. */
   release(txId: string): void {
+    void this.releaseNow(txId);
+  }
+
+  /** `release`, resolved once the ledger has it (a slot freed in another process's ledger entry too). */
+  private async releaseNow(txId: string): Promise<void> {
     this.taken(txId);
     const held = this.holders.get(txId);
-    if (!held) return;
-    this.holders.delete(txId);
-    const load = (this.loads.get(held.key) ?? 1) - 1;
-    if (load > 0) this.loads.set(held.key, load);
-    else this.loads.delete(held.key);
-    this.wake();
+    if (held) {
+      this.holders.delete(txId);
+      const load = (this.loads.get(held.key) ?? 1) - 1;
+      if (load > 0) this.loads.set(held.key, load);
+      else this.loads.delete(held.key);
+    }
+    try {
+      await this.ledger.release(txId);
+    } catch (err) {
+      // Its lease then runs out on its own.
+      this.logger.warn(`in-flight slot release of ${txId}: ${(err as Error).message}`);
+    }
+    void this.wake();
   }
 
   /**
@@ -125,6 +156,11 @@ export class KeySlots implements OnModuleDestroy {
     if (parked?.size === 0) this.parked.delete(key);
   }
 
+  /** Transactions of this key in flight, across every process (the shared ledger). */
+  inFlightEverywhere(chainId: number, address: string): Promise<number> {
+    return this.ledger.load(slotKey(chainId, address));
+  }
+
   /** Transactions of this key in flight, as this process counts them. */
   inFlight(chainId: number, address: string): number {
     return this.loads.get(slotKey(chainId, address)) ?? 0;
@@ -137,6 +173,8 @@ export class KeySlots implements OnModuleDestroy {
 
   onModuleDestroy(): void {
     clearInterval(this.sweeper);
+    clearInterval(this.renewer);
+    clearInterval(this.poller);
     for (const w of this.waiters) {
       clearTimeout(w.timer);
       w.resolve(-1);
@@ -156,14 +194,15 @@ export class KeySlots implements OnModuleDestroy {
     return keys;
   }
 
-  private take(keys: readonly string[], txId: string): number {
-    const index = pickKey(
-      keys.map((k) => this.loads.get(k) ?? 0),
+  private async take(keys: readonly string[], txId: string): Promise<number> {
+    const index = await this.ledger.take(
+      keys,
       keys.map((k) => this.capOf(k)),
+      txId,
       this.turn++,
     );
     if (index < 0) return -1;
-    this.loads.set(keys[index], (this.loads.get(keys[index]) ?? 0) + 1);
+    if (!this.holders.has(txId)) this.loads.set(keys[index], (this.loads.get(keys[index]) ?? 0) + 1);
     this.holders.set(txId, { key: keys[index], since: Date.now() });
     this.startSweeper();
     return index;
@@ -185,27 +224,68 @@ export class KeySlots implements OnModuleDestroy {
    * is found full, its other waiters are not tried again in this pass (with every key full, a
    * release used to cost a look at every key for every waiting send).
    */
-  private wake(): void {
-    if (this.waiters.length === 0) return;
-    const still: Waiter[] = [];
+  private wake(): Promise<void> {
+    if (this.waking) {
+      this.wakeAgain = true;
+      return this.waking;
+    }
+    this.waking = (async () => {
+      do {
+        this.wakeAgain = false;
+        await this.wakePass();
+      } while (this.wakeAgain);
+    })()
+      .catch((err: Error) => this.logger.warn(`waking sends waiting for a slot: ${err.message}`))
+      .finally(() => {
+        this.waking = null;
+      });
+    return this.waking;
+  }
+
+  private async wakePass(): Promise<void> {
     const full = new Set<readonly string[]>();
-    for (const w of this.waiters) {
-      const index = full.has(w.keys) ? -1 : this.take(w.keys, w.txId);
+    for (const w of [...this.waiters]) {
+      if (w.done || full.has(w.keys)) continue;
+      const index = await this.take(w.keys, w.txId);
       if (index < 0) {
         full.add(w.keys);
-        still.push(w);
+        continue;
+      }
+      this.waiters = this.waiters.filter((x) => x !== w);
+      if (w.done) {
+        // It gave up while its slot was being taken: the slot goes back.
+        await this.releaseNow(w.txId);
         continue;
       }
       clearTimeout(w.timer);
       w.resolve(index);
     }
-    this.waiters = still;
+  }
+
+  /** While sends wait: slots freed by other processes are seen within POLL_WAITERS_MS. */
+  private startPoller(): void {
+    if (this.poller) return;
+    this.poller = setInterval(() => {
+      if (this.waiters.length === 0) {
+        clearInterval(this.poller);
+        this.poller = undefined;
+        return;
+      }
+      void this.wake();
+    }, POLL_WAITERS_MS);
+    this.poller.unref();
   }
 
   private startSweeper(): void {
     if (this.sweeper) return;
     this.sweeper = setInterval(() => void this.sweep(), SWEEP_EVERY_MS);
     this.sweeper.unref();
+    // The leases of this process's slots, kept alive while it holds them.
+    this.renewer = setInterval(() => {
+      const held = [...this.holders].map(([txId, h]) => ({ key: h.key, txId }));
+      this.ledger.renew(held).catch((err: Error) => this.logger.warn(`in-flight slot renewal: ${err.message}`));
+    }, SLOT_RENEW_MS);
+    this.renewer.unref();
   }
 
   /** Frees slots whose rows left the signed/broadcast stages without this process hearing of it. */

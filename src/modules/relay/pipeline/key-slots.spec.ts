@@ -1,11 +1,15 @@
 import { AppConfig } from '../../../config/app-config';
 import { RelayTransactionStore } from '../store/relay-transaction.store';
 import { KeySlots } from './key-slots.service';
+import { LocalSlotLedger } from './slot-ledger';
+
+/** Lets the ledger's promises settle (taking a slot is asynchronous: the ledger is shared). */
+const settle = () => new Promise((r) => setImmediate(r));
 
 describe('KeySlots: the in-flight bound per relayer key', () => {
   const keys = [{ address: '0xAAA' }, { address: '0xBBB' }];
   let slots: KeySlots;
-  const make = (bound: number) => new KeySlots({ RELAY_MAX_IN_FLIGHT_PER_KEY: bound } as AppConfig, { stillSent: async () => new Set<string>() } as unknown as RelayTransactionStore);
+  const make = (bound: number) => new KeySlots({ RELAY_MAX_IN_FLIGHT_PER_KEY: bound } as AppConfig, { stillSent: async () => new Set<string>() } as unknown as RelayTransactionStore, new LocalSlotLedger());
   afterEach(() => slots.onModuleDestroy());
 
   it('spreads a burst over every key and never goes past the bound', async () => {
@@ -25,6 +29,7 @@ describe('KeySlots: the in-flight bound per relayer key', () => {
     await slots.acquire(1, keys, 'b', 0);
     const first = slots.acquire(1, keys, 'c', 5_000);
     const second = slots.acquire(1, keys, 'd', 5_000);
+    await settle();
     expect(slots.waiting()).toBe(2);
     const started = Date.now();
     slots.release('b');
@@ -45,6 +50,7 @@ describe('KeySlots: the in-flight bound per relayer key', () => {
     const full1 = slots.acquire(1, [...keys], 'd', 5_000);
     const full2 = slots.acquire(1, [...keys], 'e', 5_000);
     const elsewhere = slots.acquire(1, [...other], 'f', 5_000);
+    await settle();
     expect(slots.waiting()).toBe(3);
     slots.release('c');
     expect((await elsewhere)?.address).toBe('0xCCC');
@@ -63,6 +69,7 @@ describe('KeySlots: the in-flight bound per relayer key', () => {
     expect(slots.waiting()).toBe(0);
     slots.release('a');
     slots.release('a');
+    await settle();
     expect(slots.inFlight(1, '0xaaa')).toBe(0);
     expect(slots.inFlight(1, '0xbbb')).toBe(1);
   });
@@ -103,7 +110,7 @@ describe('KeySlots: the in-flight bound per relayer key', () => {
   it('frees slots of rows that left the in-flight stages elsewhere (sweep against the database)', async () => {
     jest.useFakeTimers();
     try {
-      slots = new KeySlots({ RELAY_MAX_IN_FLIGHT_PER_KEY: 1 } as AppConfig, { stillSent: async () => new Set(['b']) } as unknown as RelayTransactionStore);
+      slots = new KeySlots({ RELAY_MAX_IN_FLIGHT_PER_KEY: 1 } as AppConfig, { stillSent: async () => new Set(['b']) } as unknown as RelayTransactionStore, new LocalSlotLedger());
       await slots.acquire(1, keys, 'a', 0);
       await slots.acquire(1, keys, 'b', 0);
       jest.advanceTimersByTime(15_000);

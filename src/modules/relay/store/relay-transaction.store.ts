@@ -80,6 +80,14 @@ export class RelayTransactionStore extends SqlStore {
       .getMany();
   }
 
+  /** Rows signed by `sender` (a relayer key) on `chainId` and still on a node: a retiring key waits for them. */
+  async sentBy(chainId: number, sender: string): Promise<number> {
+    const row = await this.first<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM relay_transactions WHERE chain_id = ${chainId} AND lower(sender) = ${sender.toLowerCase()} AND stage = ANY(${[...SENT]}::varchar[])`,
+    );
+    return row?.n ?? 0;
+  }
+
   /** Of these ids, the rows still signed or broadcast (in flight on a node). */
   async stillSent(ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();

@@ -131,7 +131,8 @@ export class RelayerWalletsService implements OnApplicationBootstrap, OnApplicat
       if (before !== state && before !== 'empty') {
         await this.alerts.raise({ kind: 'relayer.low_balance', chainId, region, address, balanceWei: balanceWei.toString(), floorWei: floors.floorWei.toString(), detail: state });
       }
-      if (sendsTopUps) await this.topUps.topUp(chainId, region, address, balanceWei, floors);
+      // A draining or retired key is being emptied into the treasury: never refilled.
+      if (sendsTopUps && this.signers.stateOf(address) === 'active') await this.topUps.topUp(chainId, region, address, balanceWei, floors);
     }
     this.metrics.relayerLowKeys.set({ chain: String(chainId) }, low);
     if (sendsTopUps) await this.topUps.track(chainId);

@@ -1,7 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { HDNodeWallet, keccak256, Mnemonic, Wallet } from 'ethers';
+import { keccak256 } from 'ethers';
 import { AppConfig } from '../../../config/app-config';
 import { ChainRegistry } from '../../chains';
+import { SignerPool } from '../../relay';
+import type { RelaySigner } from '../../relay';
 import { MetricsService } from '../../metrics';
 import { RelayerTopUpStore, TopUpRow } from '../store/relayer-top-up.store';
 import { Floors, topUpAmount } from './floors';
@@ -17,15 +19,15 @@ const UNSIGNED_TIMEOUT_MS = 60_000;
 const REBROADCAST_AFTER_MS = 30_000;
 
 /**
- * Refills relayer keys from the treasury (RELAYER_TREASURY_KEY, or RELAYER_TREASURY_PATH on the
- * relayer mnemonic). A top-up is a `relayer_top_ups` row first: the partial unique index allows
+ * Refills relayer keys from the treasury (RELAYER_TREASURY_KEY, RELAYER_TREASURY_PATH on the
+ * relayer mnemonic, or the PKCS#11 token's `relayer-treasury`; SignerPool.treasury). A top-up is a `relayer_top_ups` row first: the partial unique index allows
  * one open row per (chain, key), so however many workers see the key low, one transfer is sent;
  * the row holds the signed bytes and is followed to its receipt.
  */
 @Injectable()
 export class TreasuryTopUps {
   private readonly logger = new Logger(TreasuryTopUps.name);
-  private readonly treasury: Wallet | HDNodeWallet | null;
+  private readonly treasury: RelaySigner | null;
 
   constructor(
     private readonly config: AppConfig,
@@ -33,10 +35,9 @@ export class TreasuryTopUps {
     private readonly store: RelayerTopUpStore,
     private readonly alerts: OperatorAlerts,
     private readonly metrics: MetricsService,
+    signers: SignerPool,
   ) {
-    if (config.RELAYER_TREASURY_KEY) this.treasury = new Wallet(config.RELAYER_TREASURY_KEY);
-    else if (config.RELAYER_TREASURY_PATH) this.treasury = HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(config.RELAYER_MNEMONIC), config.RELAYER_TREASURY_PATH);
-    else this.treasury = null;
+    this.treasury = signers.treasury();
   }
 
   get address(): string | null {
