@@ -21,10 +21,13 @@ export class ChainIo {
     private readonly eligibility: KeyEligibility,
   ) {}
 
-  /** 'sent' when a node has the transaction (including "already known"); otherwise what the refusal says. */
+  /**
+   * 'sent' when a provider has the transaction (including "already known"); otherwise what the
+   * refusal says. The provider layer sends the same bytes to every healthy provider.
+   */
   async broadcast(chainId: number, raw: string): Promise<Exclude<BroadcastOutcome, 'known'> | 'sent'> {
     try {
-      await this.chains.provider(chainId).send('eth_sendRawTransaction', [raw]);
+      await this.chains.broadcast(chainId, raw);
       return 'sent';
     } catch (err) {
       const outcome = classifyBroadcastError(err);
