@@ -60,7 +60,7 @@ function endpointOf(item: unknown, env: NodeJS.ProcessEnv, where: string): RpcEn
   if (!URL_SHAPE.test(filled)) throw new Error(`${where}.url: must be an http(s) or ws(s) URL (${url})`);
   return {
     url: filled,
-    weight: positive(weight, `${where}.weight`, 1, false) ?? 1,
+    weight: positive(weight, `${where}.weight`, 1000, false) ?? 1,
     maxRps: positive(maxRps, `${where}.maxRps`, 100_000, false),
     getLogsMaxRange: positive(getLogsMaxRange, `${where}.getLogsMaxRange`, 1_000_000, true),
     maxBatch: positive(maxBatch, `${where}.maxBatch`, 1000, true),

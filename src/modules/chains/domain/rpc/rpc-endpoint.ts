@@ -1,3 +1,5 @@
+import http from 'node:http';
+import https from 'node:https';
 import { RpcEndpointDef } from '../rpc-endpoints';
 
 export type RpcErrorBody = { code: number; message: string; data?: unknown };
@@ -126,40 +128,68 @@ export class RpcEndpoint {
     if (at > now) await new Promise((r) => setTimeout(r, at - now));
   }
 
-  private async post(method: string, params: unknown[], timeoutMs: number): Promise<RpcReply> {
-    let res: Response;
-    const signal = AbortSignal.timeout(Math.max(1, Math.floor(timeoutMs)));
-    try {
-      res = await fetch(this.def.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params }),
-        signal,
-      });
-    } catch (err) {
-      throw new TransportFailure(transportReason(err));
-    }
-    if (res.status === 429) {
-      await res.body?.cancel().catch(() => undefined);
-      throw new TransportFailure('http 429', retryAfter(res.headers.get('retry-after')));
-    }
-    if (!res.ok) {
-      await res.body?.cancel().catch(() => undefined);
-      throw new TransportFailure(`http ${res.status}`);
-    }
-    let body: { result?: unknown; error?: RpcErrorBody };
-    try {
-      body = (await res.json()) as typeof body;
-    } catch (err) {
-      throw new TransportFailure(signal.aborted ? 'timeout' : transportReason(err) === 'provider error' ? 'bad response' : transportReason(err));
-    }
-    if (!body || typeof body !== 'object') throw new TransportFailure('bad response');
-    if (body.error && typeof body.error === 'object') {
-      return { error: { code: Number(body.error.code), message: String(body.error.message ?? ''), data: body.error.data } };
-    }
-    if (!('result' in body)) throw new TransportFailure('bad response');
-    return { result: body.result };
+  /**
+   * One POST over node:http(s) with a keep-alive agent (fetch refuses some ports outright and
+   * hides socket error codes); the timeout covers connect, headers and body.
+   */
+  private post(method: string, params: unknown[], timeoutMs: number): Promise<RpcReply> {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params });
+    const url = new URL(this.def.url);
+    const client = url.protocol === 'https:' ? https : http;
+    return new Promise<RpcReply>((resolve, reject) => {
+      let settled = false;
+      const finish = (fn: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        fn();
+      };
+      const req = client.request(
+        url,
+        { method: 'POST', agent: url.protocol === 'https:' ? HTTPS_AGENT : HTTP_AGENT, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          const status = res.statusCode ?? 0;
+          if (status === 429 || status < 200 || status >= 300) {
+            res.resume();
+            const after = status === 429 ? retryAfter(headerOf(res.headers['retry-after'])) : null;
+            finish(() => reject(new TransportFailure(`http ${status}`, after)));
+            return;
+          }
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('error', (err) => finish(() => reject(new TransportFailure(transportReason(err)))));
+          res.on('end', () => finish(() => {
+            try {
+              resolve(parseReply(Buffer.concat(chunks).toString('utf8')));
+            } catch (err) {
+              reject(err instanceof TransportFailure ? err : new TransportFailure('bad response'));
+            }
+          }));
+        },
+      );
+      const timer = setTimeout(() => {
+        finish(() => reject(new TransportFailure('timeout')));
+        req.destroy();
+      }, Math.max(1, Math.floor(timeoutMs)));
+      req.on('error', (err) => finish(() => reject(new TransportFailure(transportReason(err)))));
+      req.end(body);
+    });
   }
+}
+
+const HTTP_AGENT = new http.Agent({ keepAlive: true, maxSockets: 64 });
+const HTTPS_AGENT = new https.Agent({ keepAlive: true, maxSockets: 64 });
+
+function headerOf(v: string | string[] | undefined): string | null {
+  return Array.isArray(v) ? (v[0] ?? null) : (v ?? null);
+}
+
+function parseReply(text: string): RpcReply {
+  const body = JSON.parse(text) as { result?: unknown; error?: RpcErrorBody } | null;
+  if (!body || typeof body !== 'object') throw new TransportFailure('bad response');
+  if (body.error && typeof body.error === 'object') return { error: { code: Number(body.error.code), message: String(body.error.message ?? ''), data: body.error.data } };
+  if (!('result' in body)) throw new TransportFailure('bad response');
+  return { result: body.result };
 }
 
 function push<T>(ring: T[], value: T): void {
@@ -193,9 +223,8 @@ const SOCKET: Record<string, string> = {
 };
 
 function transportReason(err: unknown): string {
-  const e = err as { name?: string; code?: string; cause?: { code?: string; name?: string } };
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError' || e?.cause?.name === 'TimeoutError') return 'timeout';
-  const code = e?.cause?.code ?? e?.code;
+  const e = err as { code?: string; cause?: { code?: string } };
+  const code = e?.code ?? e?.cause?.code;
   if (code && SOCKET[code]) return SOCKET[code];
   return 'provider error';
 }
