@@ -44,6 +44,11 @@ export interface ScenarioOptions {
   /** anvil on basePort, the proxy on basePort + 1 */
   basePort: number;
   proxy?: Partial<ProxyOptions>;
+  /**
+   * Several providers in front of the one anvil (basePort + 1 + i), the chains file listing all
+   * of them as `rpcUrls`; `proxy` is then ignored and `s.proxy` is the first of `s.proxies`.
+   */
+  providers?: Array<Partial<ProxyOptions>>;
   /** Confirmation depth of the scenario chain (chains file `confirmations`). */
   confirmations?: number;
   env?: Record<string, string>;
@@ -79,6 +84,7 @@ export interface Tally {
 export interface Scenario {
   chain: ScenarioChain;
   proxy: RpcProxy;
+  proxies: RpcProxy[];
   app: TestApp;
   db: DataSource;
   apiKey: string;
@@ -99,9 +105,16 @@ export interface Scenario {
 
 export async function startScenario(opts: ScenarioOptions): Promise<Scenario> {
   const chain = await startScenarioChain({ port: opts.basePort, chainId: opts.chainId, fund: devRelayerAddresses(3, 2) });
-  const proxy = await startRpcProxy(chain.rpcUrl, opts.basePort + 1, opts.proxy);
+  const proxies: RpcProxy[] = [];
+  for (const [i, p] of (opts.providers ?? [opts.proxy ?? {}]).entries()) proxies.push(await startRpcProxy(chain.rpcUrl, opts.basePort + 1 + i, p));
+  const proxy = proxies[0];
   const chainsFile = join(TEST_STATE_DIR, `chains-${opts.name}.json`);
-  writeFileSync(chainsFile, JSON.stringify({ chains: [scenarioChainDef(opts.chainId, proxy.url, opts.confirmations ?? 0)] }, null, 2));
+  const def = scenarioChainDef(opts.chainId, proxy.url, opts.confirmations ?? 0);
+  if (opts.providers) {
+    delete def.rpcUrl;
+    def.rpcUrls = proxies.map((p) => p.url);
+  }
+  writeFileSync(chainsFile, JSON.stringify({ chains: [def] }, null, 2));
 
   const env: Record<string, string> = { ...FAST_RELAY_ENV, ...opts.env, CHAINS_FILE: chainsFile };
   const workers: ChildProcess[] = [];
@@ -116,6 +129,7 @@ export async function startScenario(opts: ScenarioOptions): Promise<Scenario> {
   return {
     chain,
     proxy,
+    proxies,
     app,
     db,
     apiKey,
@@ -165,7 +179,7 @@ export async function startScenario(opts: ScenarioOptions): Promise<Scenario> {
     async stop() {
       for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
       await app.close();
-      await proxy.close();
+      for (const p of proxies) await p.close();
       await chain.stop();
     },
   };

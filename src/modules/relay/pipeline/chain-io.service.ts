@@ -45,6 +45,16 @@ export class ChainIo {
     return raw ? fromRpcReceipt(raw) : null;
   }
 
+  /**
+   * The receipt or null (not mined), read only from a provider at the chain's head; throws when
+   * none can say (a "no receipt" it cannot trust is not turned into "not mined"). For the
+   * decisions that may sign a row under another nonce.
+   */
+  async fateReceipt(chainId: number, hash: string): Promise<MinedReceipt | null> {
+    const raw = await this.chains.provider(chainId).send('eth_getTransactionReceipt', [hash]);
+    return raw ? fromRpcReceipt(raw) : null;
+  }
+
   /** Polls for a receipt; ethers' waitForTransaction waits for a new block, which never comes on an idle automine chain. */
   async pollReceipt(chainId: number, hash: string, timeoutMs: number): Promise<MinedReceipt | null> {
     const deadline = Date.now() + timeoutMs;

@@ -38,6 +38,12 @@ export interface ProviderHealth {
  * nonce never reaches the pipeline as evidence.
  */
 const FATE_METHODS = new Set(['eth_getTransactionReceipt', 'eth_getTransactionCount', 'eth_getTransactionByHash', 'eth_getBlockByNumber', 'eth_getBlockByHash', 'eth_getBlockReceipts']);
+/**
+ * Reads whose empty answer (null: no receipt, no such transaction or block) is only evidence from
+ * a provider at the best head: from one behind it, the transaction or block may simply not have
+ * reached it yet.
+ */
+const NULL_NEEDS_HEAD = new Set(['eth_getTransactionReceipt', 'eth_getTransactionByHash', 'eth_getBlockByNumber', 'eth_getBlockReceipts']);
 /** Answers that are the same from any provider and never change a chain: safe to ask again elsewhere. */
 const NOT_IDEMPOTENT = new Set(['eth_sendRawTransaction', 'eth_sendTransaction']);
 
@@ -172,6 +178,7 @@ export class RpcPool {
     if (order.length === 0) throw this.unavailable(method, FATE_METHODS.has(method) && this.endpoints.some((e) => e.available()) ? ['no provider within the lag limit'] : []);
     const failures: string[] = [];
     let lastError: RpcErrorBody | null = null;
+    let staleNull = false;
     for (let i = 0; i < order.length; i++) {
       const e = order[i];
       const remaining = deadline - Date.now();
@@ -182,6 +189,11 @@ export class RpcPool {
       if (left > 1 && e.paceDelay() > budget / 2) continue;
       const r = await this.attempt(e, method, params, budget);
       if (r.kind === 'reply') {
+        if ('result' in r.reply && r.reply.result === null && NULL_NEEDS_HEAD.has(method) && (this.lagOf(e) ?? 0) > 0) {
+          // "Not there" from a provider behind the head is no evidence: ask one at the head.
+          staleNull = true;
+          continue;
+        }
         if ('result' in r.reply) return r.reply;
         if (r.answer?.kind === 'limited' || r.answer?.kind === 'fault') {
           lastError = r.reply.error;
@@ -194,6 +206,7 @@ export class RpcPool {
       if (NOT_IDEMPOTENT.has(method)) break;
     }
     if (lastError) return { error: lastError };
+    if (staleNull) failures.push('only providers behind the head answered (no evidence)');
     throw this.unavailable(method, failures);
   }
 
@@ -244,10 +257,12 @@ export class RpcPool {
     const healthy = this.weighted(usable.filter((e) => e.healthy(now) && fresh(e)));
     const trial = usable.filter((e) => !e.healthy(now) && fresh(e));
     const lagging = this.weighted(usable.filter((e) => !fresh(e)));
-    const order = [...healthy, ...trial, ...lagging];
+    // Fate reads: the highest head first, so a receipt and a nonce read one after the other come from the same view where possible.
+    const byHead = (list: RpcEndpoint[]) => (fate ? [...list].sort((a, b) => (b.headBlock ?? -1) - (a.headBlock ?? -1)) : list);
+    const order = [...byHead(healthy), ...byHead(trial), ...lagging];
     const hash = typeof params[0] === 'string' && (method === 'eth_getTransactionReceipt' || method === 'eth_getTransactionByHash') ? params[0].toLowerCase() : null;
     const preferred = hash ? this.acceptedBy.get(hash) : undefined;
-    if (preferred && order.includes(preferred)) return [preferred, ...order.filter((e) => e !== preferred)];
+    if (preferred && order.includes(preferred) && (this.lagOf(preferred) ?? 0) === 0) return [preferred, ...order.filter((e) => e !== preferred)];
     return order;
   }
 

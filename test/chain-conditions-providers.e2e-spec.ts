@@ -1,0 +1,78 @@
+import { LedgerService } from '../src/modules/accounts';
+import { ChainRegistry } from '../src/modules/chains';
+import { CONDITIONS_PORT, Scenario, startScenario } from './support/chain-conditions/scenario';
+
+/**
+ * Chain conditions, many providers (docs/spec/extensions.md, "RPC providers"): the relay talks
+ * to one anvil through several providers at once, each with its own fault, and nothing of what
+ * was accepted is lost, doubled, stuck or failed; the ledger is exact; the app is never restarted.
+ * Counted from the chain.
+ */
+describe('chain conditions: several providers in front of one chain', () => {
+  let s: Scenario | undefined;
+  afterEach(async () => {
+    await s?.stop();
+    s = undefined;
+  });
+
+  const expectClean = async (sc: Scenario, batch: Awaited<ReturnType<Scenario['submit']>>) => {
+    const tally = await sc.tally(batch);
+    if (process.env.TEST_LOGS) console.log(tally, sc.proxies.map((p) => p.stats));
+    expect(tally).toMatchObject({ doubled: 0, lost: 0, failedButExecuted: 0, pending: 0, ledgerDiff: 0n, chargeDiff: 0n });
+    expect(tally.statuses).toEqual({ EXECUTED: batch.txIds.length });
+    expect((await sc.app.app.get(LedgerService).audit(sc.userId)).reconciles).toBe(true);
+  };
+
+  it('one provider dead, one lagging 3 s, one answering 429 above 30 requests/s: 0 lost, 0 doubled, 0 stuck, 0 FAILED', async () => {
+    s = await startScenario({
+      name: 'providers-three',
+      chainId: 31441,
+      basePort: CONDITIONS_PORT + 30,
+      providers: [{ dead: true }, { lagMs: 3000 }, { rateLimitRps: 30, retryAfterSeconds: 1 }],
+      confirmations: 2,
+    });
+    await s.chain.intervalMining(1);
+    const batch = await s.submit(30);
+    await s.drain(batch, 90_000);
+    await expectClean(s, batch);
+    const [dead, lagging, limited] = s.proxies;
+    // Each fault was met: the dead one was tried and cut, the limited one refused with 429s, the lagging one served.
+    expect(dead.stats.cut).toBeGreaterThan(0);
+    expect(limited.stats.rateLimited).toBeGreaterThan(0);
+    expect(lagging.stats.calls).toBeGreaterThan(0);
+    // Every signed transaction went to every provider that took calls (the same bytes).
+    expect(lagging.stats.sends + limited.stats.sends).toBeGreaterThanOrEqual(batch.txIds.length);
+    // The dead provider is backed off, the others are not all out; /health shows them redacted.
+    const health = await s.app.http().get('/health').expect(200);
+    const providers = health.body.checks.chains.find((c: { chainId: number }) => c.chainId === 31441).providers;
+    expect(providers.map((p: { url: string }) => p.url)).toEqual(s.proxies.map((p) => p.url));
+    expect(providers[0]).toMatchObject({ healthy: false });
+    expect(s.app.app.get(ChainRegistry).pool(31441).endpoints[0].lastError).toMatch(/connection reset|connection refused/);
+  }, 240_000);
+
+  it('a flapping pair (each fails every call for 15 s in turn): 0 lost, 0 doubled, 0 stuck, 0 FAILED', async () => {
+    const flap = { periodMs: 30_000, downMs: 15_000 };
+    s = await startScenario({
+      name: 'providers-flapping',
+      chainId: 31442,
+      basePort: CONDITIONS_PORT + 40,
+      // B starts down for its first 15 s while A is up; then they swap, and again.
+      providers: [{ flap: { ...flap, phaseMs: 15_000 } }, { flap: { ...flap, phaseMs: 0 } }],
+      confirmations: 2,
+    });
+    await s.chain.intervalMining(1);
+    const until = Date.now() + 35_000;
+    const batches: Array<Awaited<ReturnType<Scenario['submit']>>> = [];
+    // Submissions spread over both swaps: some meet A down, some B down.
+    while (Date.now() < until) {
+      batches.push(await s.submitResilient(4));
+      await new Promise((r) => setTimeout(r, 2500));
+    }
+    const batch = { txIds: batches.flatMap((b) => b.txIds), marks: batches.flatMap((b) => b.marks) };
+    await s.drain(batch, 90_000);
+    await expectClean(s, batch);
+    const [a, b] = s.proxies;
+    expect(a.stats.flapped).toBeGreaterThan(0);
+    expect(b.stats.flapped).toBeGreaterThan(0);
+  }, 240_000);
+});
