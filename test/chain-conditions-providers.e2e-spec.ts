@@ -1,5 +1,6 @@
 import { LedgerService } from '../src/modules/accounts';
 import { ChainRegistry } from '../src/modules/chains';
+import { markCall } from './support/chain-conditions/anvil-control';
 import { CONDITIONS_PORT, Scenario, startScenario } from './support/chain-conditions/scenario';
 
 /**
@@ -32,7 +33,12 @@ describe('chain conditions: several providers in front of one chain', () => {
       confirmations: 2,
     });
     await s.chain.intervalMining(1);
-    const batch = await s.submit(30);
+    const batch = await s.submit(60);
+    // Clients asking for quotes meanwhile: a burst of reads well above the limited provider's 30/s, all answered.
+    const quotes = await Promise.all(
+      Array.from({ length: 80 }, (_, i) => s!.app.http().post('/api/quote').set('api-key', s!.apiKey).send({ chainId: 31441, to: s!.chain.marker, callData: markCall(BigInt(i + 1)) })),
+    );
+    expect(quotes.filter((q) => q.status >= 300)).toEqual([]);
     await s.drain(batch, 90_000);
     await expectClean(s, batch);
     const [dead, lagging, limited] = s.proxies;
