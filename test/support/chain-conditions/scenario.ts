@@ -23,7 +23,7 @@ import { devRelayerAddresses } from '../../../scripts/local-stack/dev-keys';
 import { weiToMicroUsd } from '../../../src/modules/relay/core/fees';
 import { TEST_STATE_DIR, testEnv } from '../test-env';
 import type { TestApp } from '../test-app';
-import { markCall, ScenarioChain, startScenarioChain } from './anvil-control';
+import { markCall, NodeKind, ScenarioChain, startScenarioChain } from './anvil-control';
 import { ProxyOptions, RpcProxy, startRpcProxy } from './rpc-proxy';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -49,6 +49,8 @@ export interface ScenarioOptions {
    * of them as `rpcUrls`; `proxy` is then ignored and `s.proxy` is the first of `s.proxies`.
    */
   providers?: Array<Partial<ProxyOptions>>;
+  /** The node behind the proxies: anvil (default) or hardhat's node. */
+  node?: NodeKind;
   /** Confirmation depth of the scenario chain (chains file `confirmations`). */
   confirmations?: number;
   env?: Record<string, string>;
@@ -104,7 +106,7 @@ export interface Scenario {
 }
 
 export async function startScenario(opts: ScenarioOptions): Promise<Scenario> {
-  const chain = await startScenarioChain({ port: opts.basePort, chainId: opts.chainId, fund: devRelayerAddresses(3, 2) });
+  const chain = await startScenarioChain({ port: opts.basePort, chainId: opts.chainId, fund: devRelayerAddresses(3, 2), node: opts.node });
   const proxies: RpcProxy[] = [];
   for (const [i, p] of (opts.providers ?? [opts.proxy ?? {}]).entries()) proxies.push(await startRpcProxy(chain.rpcUrl, opts.basePort + 1 + i, p));
   const proxy = proxies[0];
