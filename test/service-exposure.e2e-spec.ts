@@ -8,7 +8,6 @@ import { MetricsListener } from '../src/modules/metrics';
 import { mintCall, randomAddress, testChain, token } from './support/chain-fixtures';
 import { TEST_ADMIN_TOKEN, TEST_CHAINS_FILE, TEST_STATE_DIR } from './support/test-env';
 import { adminAuth, createAccount, createTestApp, TestApp } from './support/test-app';
-import { waitForTx } from './support/wait-for-tx';
 
 const SECRET = 'SECRETKEY123';
 type Mode = 'forward' | 'nonce429' | '429' | '503' | 'refuse';
