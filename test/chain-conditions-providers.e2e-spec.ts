@@ -1,5 +1,6 @@
 import { LedgerService } from '../src/modules/accounts';
 import { ChainRegistry } from '../src/modules/chains';
+import { adminAuth } from './support/test-app';
 import { markCall } from './support/chain-conditions/anvil-control';
 import { CONDITIONS_PORT, Scenario, startScenario } from './support/chain-conditions/scenario';
 
@@ -24,11 +25,14 @@ describe('chain conditions: several providers in front of one chain', () => {
     expect((await sc.app.app.get(LedgerService).audit(sc.userId)).reconciles).toBe(true);
   };
 
-  it('one provider dead, one lagging 3 s, one answering 429 above 30 requests/s: 0 lost, 0 doubled, 0 stuck, 0 FAILED', async () => {
+  it('one provider dead, one lagging 3 s, one answering 429 above 30 requests/s: 0 lost, 0 doubled, 0 stuck, 0 FAILED; their key shown nowhere', async () => {
+    // The providers' key comes from the environment through a ${VAR} placeholder, as in production.
+    process.env.SCENARIO_PROVIDER_KEY = 'SECRETKEY31441';
     s = await startScenario({
       name: 'providers-three',
       chainId: 31441,
       basePort: CONDITIONS_PORT + 30,
+      urlPath: '/v3/${SCENARIO_PROVIDER_KEY}',
       providers: [{ dead: true }, { lagMs: 3000 }, { rateLimitRps: 30, retryAfterSeconds: 1 }],
       confirmations: 2,
     });
@@ -51,8 +55,14 @@ describe('chain conditions: several providers in front of one chain', () => {
     // The dead provider is backed off, the others are not all out; /health shows them redacted.
     const health = await s.app.http().get('/health').expect(200);
     const providers = health.body.checks.chains.find((c: { chainId: number }) => c.chainId === 31441).providers;
-    expect(providers.map((p: { url: string }) => p.url)).toEqual(s.proxies.map((p) => p.url));
+    expect(providers.map((p: { url: string }) => p.url)).toEqual(s.proxies.map((p) => `${p.url}/***`));
     expect(providers[0]).toMatchObject({ healthy: false });
+    const metrics = await s.app.http().get('/metrics').expect(200);
+    expect(metrics.text).toContain(`chain_rpc_provider_healthy{chain="31441",provider="${dead.url}/***"} 0`);
+    expect(metrics.text).toMatch(/chain_rpc_requests_total\{chain="31441",provider="http:\/\/127\.0\.0\.1:\d+\/\*\*\*",method="eth_sendRawTransaction",outcome="ok"\} [1-9]/);
+    const admin = await s.app.http().get('/admin/health').set(adminAuth).expect(200);
+    const rows = await s.db.query(`SELECT row_to_json(t)::text AS j FROM relay_transactions t WHERE id = ANY($1)`, [batch.txIds]);
+    for (const text of [health.text, metrics.text, admin.text, JSON.stringify(rows)]) expect(text).not.toContain('SECRETKEY31441');
     expect(s.app.app.get(ChainRegistry).pool(31441).endpoints[0].lastError).toMatch(/connection reset|connection refused/);
   }, 240_000);
 

@@ -49,6 +49,8 @@ export interface ScenarioOptions {
    * of them as `rpcUrls`; `proxy` is then ignored and `s.proxy` is the first of `s.proxies`.
    */
   providers?: Array<Partial<ProxyOptions>>;
+  /** Appended to each provider URL in the chains file (e.g. `/v3/${KEY}`: a key filled from the environment). */
+  urlPath?: string;
   /** The node behind the proxies: anvil (default) or hardhat's node. */
   node?: NodeKind;
   /** Confirmation depth of the scenario chain (chains file `confirmations`). */
@@ -114,7 +116,7 @@ export async function startScenario(opts: ScenarioOptions): Promise<Scenario> {
   const def = scenarioChainDef(opts.chainId, proxy.url, opts.confirmations ?? 0);
   if (opts.providers) {
     delete def.rpcUrl;
-    def.rpcUrls = proxies.map((p) => p.url);
+    def.rpcUrls = proxies.map((p) => `${p.url}${opts.urlPath ?? ''}`);
   }
   writeFileSync(chainsFile, JSON.stringify({ chains: [def] }, null, 2));
 
