@@ -1,5 +1,5 @@
 import { LedgerService } from '../src/modules/accounts';
-import { ChainRegistry } from '../src/modules/chains';
+import { ChainHealthService, ChainRegistry } from '../src/modules/chains';
 import { adminAuth } from './support/test-app';
 import { markCall } from './support/chain-conditions/anvil-control';
 import { CONDITIONS_PORT, Scenario, startScenario } from './support/chain-conditions/scenario';
@@ -90,5 +90,27 @@ describe('chain conditions: several providers in front of one chain', () => {
     const [a, b] = s.proxies;
     expect(a.stats.flapped).toBeGreaterThan(0);
     expect(b.stats.flapped).toBeGreaterThan(0);
+  }, 240_000);
+
+  it('every provider down for a while: the chain leaves supported-chains, accepted transactions wait (nothing FAILED), then all execute once', async () => {
+    s = await startScenario({ name: 'providers-all-down', chainId: 31443, basePort: CONDITIONS_PORT + 45, providers: [{}, {}], confirmations: 2 });
+    // Blocks held: the batch is accepted and sent, nothing mined yet.
+    await s.chain.intervalMining(0);
+    const batch = await s.submit(10);
+    for (const p of s.proxies) p.set({ dead: true });
+    await s.chain.intervalMining(1);
+    await s.app.app.get(ChainHealthService).checkAll();
+    const listed = await s.app.http().get('/api/supported-chains').expect(200);
+    expect(listed.body.data.map((c: { id: number }) => c.id)).not.toContain(31443);
+    // Replacements and receipt reads meet no provider for 8 s: the rows wait.
+    await new Promise((r) => setTimeout(r, 8000));
+    const [{ failed }] = await s.db.query(`SELECT count(*) FILTER (WHERE status = 'FAILED')::int AS failed FROM relay_transactions WHERE id = ANY($1)`, [batch.txIds]);
+    expect(failed).toBe(0);
+    for (const p of s.proxies) p.set({ dead: false });
+    await s.app.app.get(ChainHealthService).checkAll();
+    const back = await s.app.http().get('/api/supported-chains').expect(200);
+    expect(back.body.data.map((c: { id: number }) => c.id)).toContain(31443);
+    await s.drain(batch, 90_000);
+    await expectClean(s, batch);
   }, 240_000);
 });
