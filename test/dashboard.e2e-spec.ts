@@ -274,6 +274,11 @@ describe('dashboard: the page in a real browser (chromium)', () => {
     }
 
     await page.waitForSelector('[data-testid=chain-health]');
+    // A row per RPC provider of each EVM chain, by its redacted URL only.
+    const providerRows = await page.$$eval('[data-testid=provider-row]', (els) => els.map((el) => ({ chainId: Number(el.getAttribute('data-chain-id')), url: el.getAttribute('data-url') })));
+    const evmChains = health.checks.chains.filter((c: { providers: unknown[] }) => c.providers.length > 0);
+    expect(providerRows).toEqual(evmChains.flatMap((c: { chainId: number; providers: Array<{ url: string }> }) => c.providers.map((p) => ({ chainId: c.chainId, url: p.url }))));
+    expect(providerRows.length).toBeGreaterThan(0);
     await page.waitForSelector(`[data-testid=account-row][data-address="${account.address.toLowerCase()}"]`);
     // Two scrapes of /metrics (5 s apart) make the first point of the throughput chart.
     await page.waitForSelector('[data-testid=throughput-chart] canvas', { timeout: 15_000 });

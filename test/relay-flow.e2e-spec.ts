@@ -34,7 +34,7 @@ describe('relay: submit, send, confirm, settle', () => {
     expect(sent.broadcast_at).toBeInstanceOf(Date);
     // Operators see the node calls it took.
     const metrics = await t.http().get('/metrics').expect(200);
-    expect(metrics.text).toMatch(/chain_rpc_requests_total\{chain="31337",method="eth_sendRawTransaction",result="ok"\} [1-9]/);
+    expect(metrics.text).toMatch(/chain_rpc_requests_total\{chain="31337",provider="http:\/\/127\.0\.0\.1:\d+",method="eth_sendRawTransaction",outcome="ok"\} [1-9]/);
     expect(metrics.text).toMatch(/chain_rpc_duration_seconds_count\{chain="31337",method="eth_estimateGas"\} [1-9]/);
   });
 

@@ -8,7 +8,6 @@ import { MetricsListener } from '../src/modules/metrics';
 import { mintCall, randomAddress, testChain, token } from './support/chain-fixtures';
 import { TEST_ADMIN_TOKEN, TEST_CHAINS_FILE, TEST_STATE_DIR } from './support/test-env';
 import { adminAuth, createAccount, createTestApp, TestApp } from './support/test-app';
-import { waitForTx } from './support/wait-for-tx';
 
 const SECRET = 'SECRETKEY123';
 type Mode = 'forward' | 'nonce429' | '429' | '503' | 'refuse';
@@ -108,13 +107,25 @@ describe('what the service shows about itself', () => {
       await provider.close();
     });
 
-    it("a transaction whose nonce read gets 429 fails with the code as its reason, not the provider's text", async () => {
-      const accepted = await t.http().post('/api/submit-tx').set('api-key', apiKey).send(tx()).expect(201);
-      const record = await waitForTx(t, accepted.body.data.txId, { status: 'FAILED', timeoutMs: 60_000, query: { includeRevertInfo: 'true' } });
-      expect(record.status).toBe('FAILED');
+    it('a provider answering 429 to nonce reads is backed off for its Retry-After: a submission is refused with the code or waits, never FAILED, never showing the key', async () => {
+      // The workers' nonce reads met the 429 at start: the provider is backed off (Retry-After 1 s),
+      // so the estimate is either refused with the code or, once the back-off ran out, accepted.
+      let accepted: request.Response | undefined;
+      for (let i = 0; i < 20 && !accepted; i++) {
+        const res = await t.http().post('/api/submit-tx').set('api-key', apiKey).send(tx());
+        expect(res.text).not.toContain(SECRET);
+        if (res.status === 201) accepted = res;
+        else {
+          expect(res.body.error).toMatchObject({ code: 'CHAIN_003', message: 'blockchain RPC error (http 429)' });
+          await new Promise((r) => setTimeout(r, 300));
+        }
+      }
+      expect(accepted).toBeDefined();
+      // Its nonce read keeps meeting 429s: the chain has no provider to send through, so it waits.
+      await new Promise((r) => setTimeout(r, 4000));
+      const record = (await t.http().get('/api/tx').query({ id: accepted!.body.data.txId }).expect(200)).body.data;
+      expect(record.status).toBe('PENDING');
       expect(JSON.stringify(record)).not.toContain(SECRET);
-      expect(record.failureReason).toBe('not_sent');
-      expect((record.revert as { reason: string }).reason).toMatch(/^http 429\b/);
     });
 
     it('a provider answering 429: quote and submit say CHAIN_003 (http 429); /health, /admin/health, supported-chains and /metrics never show the key', async () => {
@@ -127,14 +138,19 @@ describe('what the service shows about itself', () => {
       await t.app.get(ChainHealthService).checkAll();
       const health = await t.http().get('/health').expect(200);
       expect(health.body.status).toBe('degraded');
-      expect(health.body.checks.chains).toContainEqual({ chainId: 31337, healthy: false });
+      expect(health.body.checks.chains).toContainEqual(expect.objectContaining({ chainId: 31337, healthy: false }));
       const detail = await t.http().get('/admin/health').set(adminAuth).expect(200);
       expect(detail.body.data.checks.chains.find((c: { chainId: number }) => c.chainId === 31337)).toMatchObject({ healthy: false, error: 'http 429' });
       const chains = await t.http().get('/api/supported-chains').expect(200);
       expect(chains.body.data.map((c: { id: number }) => c.id)).not.toContain(31337);
       const metrics = await t.http().get('/metrics').expect(200);
       for (const res of [health, detail, chains, metrics]) expect(res.text).not.toContain(SECRET);
-      expect(metrics.text).not.toContain(`127.0.0.1:${new URL(provider.url).port}`);
+      // A provider appears only as its redacted form (scheme, host and port), never with its path.
+      expect(metrics.text).toContain(`chain_rpc_provider_healthy{chain="31337",provider="http://127.0.0.1:${new URL(provider.url).port}/***"} 0`);
+      expect(metrics.text).not.toContain('/v3/');
+      expect(health.body.checks.chains.find((c: { chainId: number }) => c.chainId === 31337).providers).toEqual([
+        expect.objectContaining({ url: `http://127.0.0.1:${new URL(provider.url).port}/***`, healthy: false, backedOffUntil: expect.any(String) }),
+      ]);
     });
 
     it('a provider answering 503: public /health shows neither the key nor the error, the answers and /admin/health say http 503', async () => {
@@ -142,7 +158,7 @@ describe('what the service shows about itself', () => {
       await t.app.get(ChainHealthService).checkAll();
       const health = await t.http().get('/health').expect(200);
       expect(health.text).not.toContain(SECRET);
-      expect(health.body.checks.chains).toContainEqual({ chainId: 31337, healthy: false });
+      expect(health.body.checks.chains).toContainEqual(expect.objectContaining({ chainId: 31337, healthy: false }));
       const res = await t.http().post('/api/quote').set('api-key', apiKey).send(tx()).expect(500);
       expect(res.text).not.toContain(SECRET);
       expect(res.body.error).toMatchObject({ code: 'CHAIN_003', message: 'blockchain RPC error (http 503)' });
@@ -168,9 +184,14 @@ describe('what the service shows about itself', () => {
       expect(Object.keys(health.body).sort()).toEqual(['checks', 'status', 'timestamp']);
       expect(health.body.checks.database).toEqual({ ok: true });
       expect(health.body.checks.redis).toEqual({ ok: true });
-      for (const c of health.body.checks.chains) expect(Object.keys(c).sort()).toEqual(['chainId', 'healthy']);
+      for (const c of health.body.checks.chains) expect(Object.keys(c).sort()).toEqual(['chainId', 'healthy', 'providers']);
+      // The providers block of extensions.md: each provider by its redacted URL and numbers, nothing else.
+      for (const c of health.body.checks.chains) {
+        for (const p of c.providers) expect(Object.keys(p).sort()).toEqual(['backedOffUntil', 'errorRate', 'headBlock', 'healthy', 'lagBlocks', 'latencyMsP50', 'url']);
+      }
       expect(health.text).not.toMatch(ADDRESS);
-      expect(health.text).not.toMatch(/balance|treasury|relayer|latency|error|http/i);
+      const { chains, ...rest } = health.body.checks;
+      expect(JSON.stringify({ ...rest, chains: chains.map((c: { chainId: number; healthy: boolean }) => ({ chainId: c.chainId, healthy: c.healthy })) })).not.toMatch(/balance|treasury|relayer|latency|error|http/i);
 
       await t.http().get('/admin/health').expect(401);
       const detail = await t.http().get('/admin/health').set(adminAuth).expect(200);

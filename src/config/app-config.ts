@@ -114,8 +114,17 @@ export class AppConfig {
   @IsInt() @Min(1000)
   CHAIN_HEALTH_INTERVAL_MS: number = 10_000;
 
+  /** Budget of one JSON-RPC call, retries on a chain's other providers included. */
   @IsInt() @Min(100)
   RPC_TIMEOUT_MS: number = 5_000;
+
+  /** A provider further behind the best head than this serves no read that decides a transaction's fate. */
+  @IsInt() @Min(0) @Max(10_000)
+  RPC_MAX_LAG_BLOCKS: number = 3;
+
+  /** How often each provider's head is read (lag and circuit trials are measured from it). */
+  @IsInt() @Min(100)
+  RPC_HEAD_POLL_MS: number = 1_000;
 
   @IsInt() @Min(0)
   PRICE_CACHE_MS: number = 5_000;

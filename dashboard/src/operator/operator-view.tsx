@@ -42,6 +42,42 @@ export function OperatorView({ client, adminHeaders }: { client: RelayClient; ad
       </div>
       <section class="card wide">
         <header class="card-head">
+          <h2>RPC providers</h2>
+          <span class="muted small">per chain, URLs redacted</span>
+        </header>
+        <table class="table">
+          <thead>
+            <tr>
+              <th>Chain</th>
+              <th>Provider</th>
+              <th>State</th>
+              <th class="num">Head</th>
+              <th class="num">Lag</th>
+              <th class="num">p50</th>
+              <th class="num">Errors</th>
+              <th>Backed off until</th>
+            </tr>
+          </thead>
+          <tbody>
+            {h?.checks.chains.flatMap((c) =>
+              c.providers.map((p) => (
+                <tr data-testid="provider-row" data-chain-id={c.chainId} data-url={p.url} class={p.healthy ? '' : 'warn'}>
+                  <td>{chainName(c.chainId)}</td>
+                  <td class="mono">{p.url}</td>
+                  <td>{p.healthy ? <span class="badge status-executed">healthy</span> : <span class="badge status-failed">backed off</span>}</td>
+                  <td class="num">{p.headBlock ?? '—'}</td>
+                  <td class="num">{p.lagBlocks ?? '—'}</td>
+                  <td class="num">{ms(p.latencyMsP50)}</td>
+                  <td class="num">{`${Math.round(p.errorRate * 100)}%`}</td>
+                  <td class="muted small">{p.backedOffUntil ? time(p.backedOffUntil) : '—'}</td>
+                </tr>
+              )),
+            )}
+          </tbody>
+        </table>
+      </section>
+      <section class="card wide">
+        <header class="card-head">
           <h2>Relayer wallets</h2>
           <span class="muted small">{relayers.data ? `${new Set(relayers.data.map((r) => r.address)).size} keys` : ''}</span>
         </header>

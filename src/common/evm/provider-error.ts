@@ -1,6 +1,7 @@
 import { AppError } from '../errors/app-error';
 import { ERROR_CATALOG } from '../errors/error-catalog';
 import { redactUrls, scrubProviderUrls } from './provider-url';
+import { RpcUnavailableError } from './rpc-unavailable';
 
 /**
  * What a failed node call may show: a short code, never the provider's text. An ethers error's
@@ -15,6 +16,7 @@ import { redactUrls, scrubProviderUrls } from './provider-url';
  */
 export function providerErrorCode(err: unknown, depth = 0): string {
   if (err instanceof ProviderCallError) return err.reason;
+  if (err instanceof RpcUnavailableError) return err.reason;
   if (err instanceof AppError) return err.code;
   if (!err || typeof err !== 'object') return 'provider error';
   const e = err as ErrorShape;

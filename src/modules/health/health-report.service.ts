@@ -34,7 +34,7 @@ export class HealthReport {
     return { status, checks: { database, redis, chains }, timestamp: new Date().toISOString() };
   }
 
-  /** What anyone may see: the status and each component's ok, nothing that names a key, a balance, a host or an error. */
+  /** What anyone may see: the status, each component's ok and each chain's providers (redacted URLs); no key, balance, address or error text. */
   async summary(): Promise<HealthDto> {
     const { status, checks, timestamp } = await this.detail();
     return {
@@ -42,7 +42,8 @@ export class HealthReport {
       checks: {
         database: { ok: checks.database.ok },
         redis: { ok: checks.redis.ok },
-        chains: checks.chains.map((c) => ({ chainId: c.chainId, healthy: c.healthy })),
+        // Providers by redacted URL only (extensions.md): a host, never a path, query or key.
+        chains: checks.chains.map((c) => ({ chainId: c.chainId, healthy: c.healthy, providers: c.providers })),
       },
       timestamp,
     };

@@ -6,9 +6,21 @@ export class ComponentStatusDto {
   @ApiProperty() ok: boolean;
 }
 
+/** One RPC provider of a chain (docs/spec/extensions.md, "RPC providers"): never its path, query or key. */
+export class ProviderHealthDto {
+  @ApiProperty({ example: 'https://mainnet.example.io/***', description: 'redacted: scheme, host and port; path and query replaced by *** (#n added when two providers share a host)' }) url: string;
+  @ApiProperty({ description: 'takes calls now (circuit closed)' }) healthy: boolean;
+  @ApiProperty({ type: Number, nullable: true, example: 1234 }) headBlock: number | null;
+  @ApiProperty({ type: Number, nullable: true, example: 0, description: 'blocks behind the best head any provider reported' }) lagBlocks: number | null;
+  @ApiProperty({ type: Number, nullable: true, example: 12 }) latencyMsP50: number | null;
+  @ApiProperty({ example: 0, description: 'share of the last 100 calls that failed (0..1)' }) errorRate: number;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time', description: 'set while the provider is backed off' }) backedOffUntil: string | null;
+}
+
 export class ChainStatusDto {
   @ApiProperty({ example: 31337 }) chainId: number;
   @ApiProperty() healthy: boolean;
+  @ApiProperty({ type: [ProviderHealthDto], description: 'each RPC provider of the chain, URL redacted (empty for exchange-action chains)' }) providers: ProviderHealthDto[];
 }
 
 export class HealthChecksDto {
@@ -59,6 +71,7 @@ export class ChainHealthDto {
   @ApiProperty({ type: Number, nullable: true, example: 3 }) latencyMs: number | null;
   @ApiProperty({ type: String, nullable: true, example: 'http 429', description: 'short code of the last probe failure (timeout, http 429, connection refused, rpc -32000, wrong chain id...)' }) error: string | null;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' }) checkedAt: string | null;
+  @ApiProperty({ type: [ProviderHealthDto], description: 'each RPC provider of the chain, URL redacted' }) providers: ProviderHealthDto[];
   @ApiPropertyOptional({ type: RelayerWalletsDto, description: 'relayer keys of the chain (EVM chains only)' }) relayers?: RelayerWalletsDto;
 }
 

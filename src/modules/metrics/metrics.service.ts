@@ -43,11 +43,19 @@ export class MetricsService {
     registers: [this.registry],
   });
 
-  /** Node calls by chain and JSON-RPC method (error: the call threw, a revert included). */
+  /** Calls to each provider (node_error: the node answered with an error about the call or transaction; failed / rate_limited: the provider failed). */
   readonly rpcRequests = new Counter({
     name: 'chain_rpc_requests_total',
-    help: 'JSON-RPC calls to chain nodes by chain, method and result',
-    labelNames: ['chain', 'method', 'result'],
+    help: 'JSON-RPC calls to chain providers by chain, provider (redacted URL), method and outcome (ok, node_error, rate_limited, failed)',
+    labelNames: ['chain', 'provider', 'method', 'outcome'],
+    registers: [this.registry],
+  });
+
+  /** 1 while a provider takes calls (circuit closed), 0 while it is backed off or on trial. */
+  readonly rpcProviderHealthy = new Gauge({
+    name: 'chain_rpc_provider_healthy',
+    help: 'Whether each RPC provider of a chain is healthy (1) or backed off (0); provider is the redacted URL',
+    labelNames: ['chain', 'provider'],
     registers: [this.registry],
   });
 

@@ -9,6 +9,7 @@
  */
 import { JsonRpcProvider, toBeHex, toQuantity, zeroPadValue } from 'ethers';
 import { AnvilHandle, startAnvil } from '../../../scripts/devnet/anvil';
+import { startHardhatNode } from './hardhat-node';
 
 /** PUSH0-free runtime: id = calldataload(0); sstore(id, sload(id) + 1); stop. */
 const MARKER_RUNTIME = '6000358054600101905500';
@@ -44,11 +45,17 @@ export interface ScenarioChain {
   stop(): Promise<void>;
 }
 
-export async function startScenarioChain(opts: { port: number; chainId: number; fund: string[] }): Promise<ScenarioChain> {
-  const anvil = await startAnvil({ port: opts.port, chainId: opts.chainId });
+/** The node implementations of the test bed: anvil, and hardhat's node (EDR) as the second client. */
+export type NodeKind = 'anvil' | 'hardhat';
+
+export async function startScenarioChain(opts: { port: number; chainId: number; fund: string[]; node?: NodeKind }): Promise<ScenarioChain> {
+  const hardhat = opts.node === 'hardhat';
+  const anvil = hardhat ? await startHardhatNode({ port: opts.port, chainId: opts.chainId }) : await startAnvil({ port: opts.port, chainId: opts.chainId });
+  // The same controls under each client's own method names.
+  const ns = hardhat ? 'hardhat' : 'anvil';
   const provider = new JsonRpcProvider(anvil.rpcUrl, opts.chainId, { staticNetwork: true, cacheTimeout: -1, batchMaxCount: 1 });
   const rpc = (method: string, params: unknown[] = []) => provider.send(method, params) as Promise<unknown>;
-  for (const address of opts.fund) await rpc('anvil_setBalance', [address, toQuantity(10n ** 22n)]);
+  for (const address of opts.fund) await rpc(`${ns}_setBalance`, [address, toQuantity(10n ** 22n)]);
   const [deployer] = (await rpc('eth_accounts')) as string[];
   const hash = (await rpc('eth_sendTransaction', [{ from: deployer, data: MARKER_INITCODE, gas: toQuantity(100_000) }])) as string;
   let receipt: { contractAddress: string } | null = null;
@@ -70,12 +77,19 @@ export async function startScenarioChain(opts: { port: number; chainId: number; 
     marker,
     rpc,
     automine: async (on) => void (await rpc('evm_setAutomine', [on])),
-    intervalMining: async (seconds) => void (await rpc('evm_setIntervalMining', [seconds])),
-    setNextBaseFee: async (wei) => void (await rpc('anvil_setNextBlockBaseFeePerGas', [toQuantity(wei)])),
+    // anvil takes seconds; hardhat takes milliseconds and keeps automining unless told not to.
+    intervalMining: async (seconds) => {
+      if (hardhat) await rpc('evm_setAutomine', [false]);
+      await rpc('evm_setIntervalMining', [hardhat ? seconds * 1000 : seconds]);
+    },
+    setNextBaseFee: async (wei) => void (await rpc(`${ns}_setNextBlockBaseFeePerGas`, [toQuantity(wei)])),
     setBlockGasLimit: async (gas) => void (await rpc('evm_setBlockGasLimit', [toQuantity(gas)])),
-    mine: async (blocks = 1) => void (await rpc('anvil_mine', [toQuantity(blocks)])),
+    mine: async (blocks = 1) => void (await rpc(`${ns}_mine`, [toQuantity(blocks)])),
     blockNumber: async () => Number(BigInt((await rpc('eth_blockNumber')) as string)),
-    reorg: async (depth, include) => void (await rpc('anvil_reorg', [depth, include.map((t) => [t.raw, t.offset])])),
+    reorg: async (depth, include) => {
+      if (hardhat) throw new Error('hardhat node has no reorg control');
+      await rpc('anvil_reorg', [depth, include.map((t) => [t.raw, t.offset])]);
+    },
     markCount: async (id) => BigInt((await rpc('eth_getStorageAt', [marker, toBeHex(id, 32), 'latest'])) as string),
     stop: async () => {
       provider.destroy();

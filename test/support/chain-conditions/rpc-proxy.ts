@@ -16,6 +16,12 @@
  * - `refuseUnderBaseFee`: a transaction whose max fee is under the next block's base fee is
  *   refused with geth's "max fee per gas less than block base fee" message.
  *
+ * - `dead`: every connection is cut before an answer (a provider that is down).
+ * - `rateLimitRps` (+ `retryAfterSeconds`): above that many calls in the last second, HTTP 429
+ *   with a Retry-After header and no forwarding (a hosted provider's rate limit).
+ * - `flap`: fails every call with HTTP 503 during `downMs` of each `periodMs`, starting
+ *   `phaseMs` into the period (two proxies with phases 0 and downMs fail in turn).
+ *
  * Every option can be changed while running (`proxy.set({...})`); `stats` counts what was done.
  * Batches are answered element by element with the same rules. Only `eth_*`/`net_*`/`web3_*`
  * calls go through the fault rules; anything else is forwarded untouched.
@@ -36,6 +42,10 @@ export interface ProxyOptions {
   seed: number;
   /** eth_getLogs over more blocks than this is refused as a provider's range limit would (null: no limit). */
   maxLogRange: number | null;
+  dead: boolean;
+  rateLimitRps: number | null;
+  retryAfterSeconds: number;
+  flap: { periodMs: number; downMs: number; phaseMs: number } | null;
 }
 
 export interface ProxyStats {
@@ -51,6 +61,12 @@ export interface ProxyStats {
   methods: Record<string, number>;
   /** Every eth_getLogs range asked for, refused ones included. */
   getLogs: Array<{ fromBlock: number; toBlock: number; refused: boolean }>;
+  /** Connections cut while dead. */
+  cut: number;
+  /** Requests answered 429 by the rate limit. */
+  rateLimited: number;
+  /** Requests failed by the flapping schedule. */
+  flapped: number;
 }
 
 export interface RpcProxy {
@@ -80,6 +96,10 @@ const DEFAULTS: ProxyOptions = {
   refuseUnderBaseFee: false,
   seed: 1,
   maxLogRange: null,
+  dead: false,
+  rateLimitRps: null,
+  retryAfterSeconds: 1,
+  flap: null,
 };
 
 /** Methods whose block tag (at `index`) is pinned to the lagged head when it is latest/pending. */
@@ -110,7 +130,10 @@ class Dropped extends Error {}
 export async function startRpcProxy(upstream: string, port: number, options: Partial<ProxyOptions> = {}): Promise<RpcProxy> {
   let opts: ProxyOptions = { ...DEFAULTS, ...options };
   let random = seededRandom(opts.seed);
-  const stats: ProxyStats = { calls: 0, errored: 0, dropped: 0, stalled: 0, refusedPendingCap: 0, refusedUnderBaseFee: 0, hiddenReceipts: 0, sends: 0, methods: {}, getLogs: [] };
+  const stats: ProxyStats = { calls: 0, errored: 0, dropped: 0, stalled: 0, refusedPendingCap: 0, refusedUnderBaseFee: 0, hiddenReceipts: 0, sends: 0, methods: {}, getLogs: [], cut: 0, rateLimited: 0, flapped: 0 };
+  const startedAt = Date.now();
+  /** Arrival times of the last second's requests (the rate limit's window). */
+  const recent: number[] = [];
   /** Heads in the order first seen, with when: the lagged head is the newest seen `lagMs` ago. */
   const heads: Array<{ block: number; at: number }> = [];
   let polling = true;
@@ -253,6 +276,31 @@ export async function startRpcProxy(upstream: string, port: number, options: Par
   };
 
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (opts.dead) {
+      stats.cut++;
+      req.socket.destroy();
+      return;
+    }
+    if (opts.flap) {
+      const at = (Date.now() - startedAt - opts.flap.phaseMs + opts.flap.periodMs * 1000) % opts.flap.periodMs;
+      if (at < opts.flap.downMs) {
+        stats.flapped++;
+        req.resume();
+        res.writeHead(503, { 'content-type': 'text/plain' }).end('service unavailable');
+        return;
+      }
+    }
+    if (opts.rateLimitRps !== null) {
+      const now = Date.now();
+      while (recent.length > 0 && recent[0] <= now - 1000) recent.shift();
+      if (recent.length >= opts.rateLimitRps) {
+        stats.rateLimited++;
+        req.resume();
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(opts.retryAfterSeconds) }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32005, message: 'rate limit exceeded' } }));
+        return;
+      }
+      recent.push(now);
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {

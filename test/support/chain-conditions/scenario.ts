@@ -23,7 +23,7 @@ import { devRelayerAddresses } from '../../../scripts/local-stack/dev-keys';
 import { weiToMicroUsd } from '../../../src/modules/relay/core/fees';
 import { TEST_STATE_DIR, testEnv } from '../test-env';
 import type { TestApp } from '../test-app';
-import { markCall, ScenarioChain, startScenarioChain } from './anvil-control';
+import { markCall, NodeKind, ScenarioChain, startScenarioChain } from './anvil-control';
 import { ProxyOptions, RpcProxy, startRpcProxy } from './rpc-proxy';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -44,6 +44,15 @@ export interface ScenarioOptions {
   /** anvil on basePort, the proxy on basePort + 1 */
   basePort: number;
   proxy?: Partial<ProxyOptions>;
+  /**
+   * Several providers in front of the one anvil (basePort + 1 + i), the chains file listing all
+   * of them as `rpcUrls`; `proxy` is then ignored and `s.proxy` is the first of `s.proxies`.
+   */
+  providers?: Array<Partial<ProxyOptions>>;
+  /** Appended to each provider URL in the chains file (e.g. `/v3/${KEY}`: a key filled from the environment). */
+  urlPath?: string;
+  /** The node behind the proxies: anvil (default) or hardhat's node. */
+  node?: NodeKind;
   /** Confirmation depth of the scenario chain (chains file `confirmations`). */
   confirmations?: number;
   env?: Record<string, string>;
@@ -79,6 +88,7 @@ export interface Tally {
 export interface Scenario {
   chain: ScenarioChain;
   proxy: RpcProxy;
+  proxies: RpcProxy[];
   app: TestApp;
   db: DataSource;
   apiKey: string;
@@ -98,10 +108,17 @@ export interface Scenario {
 }
 
 export async function startScenario(opts: ScenarioOptions): Promise<Scenario> {
-  const chain = await startScenarioChain({ port: opts.basePort, chainId: opts.chainId, fund: devRelayerAddresses(3, 2) });
-  const proxy = await startRpcProxy(chain.rpcUrl, opts.basePort + 1, opts.proxy);
+  const chain = await startScenarioChain({ port: opts.basePort, chainId: opts.chainId, fund: devRelayerAddresses(3, 2), node: opts.node });
+  const proxies: RpcProxy[] = [];
+  for (const [i, p] of (opts.providers ?? [opts.proxy ?? {}]).entries()) proxies.push(await startRpcProxy(chain.rpcUrl, opts.basePort + 1 + i, p));
+  const proxy = proxies[0];
   const chainsFile = join(TEST_STATE_DIR, `chains-${opts.name}.json`);
-  writeFileSync(chainsFile, JSON.stringify({ chains: [scenarioChainDef(opts.chainId, proxy.url, opts.confirmations ?? 0)] }, null, 2));
+  const def = scenarioChainDef(opts.chainId, proxy.url, opts.confirmations ?? 0);
+  if (opts.providers) {
+    delete def.rpcUrl;
+    def.rpcUrls = proxies.map((p) => `${p.url}${opts.urlPath ?? ''}`);
+  }
+  writeFileSync(chainsFile, JSON.stringify({ chains: [def] }, null, 2));
 
   const env: Record<string, string> = { ...FAST_RELAY_ENV, ...opts.env, CHAINS_FILE: chainsFile };
   const workers: ChildProcess[] = [];
@@ -116,6 +133,7 @@ export async function startScenario(opts: ScenarioOptions): Promise<Scenario> {
   return {
     chain,
     proxy,
+    proxies,
     app,
     db,
     apiKey,
@@ -165,7 +183,7 @@ export async function startScenario(opts: ScenarioOptions): Promise<Scenario> {
     async stop() {
       for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
       await app.close();
-      await proxy.close();
+      for (const p of proxies) await p.close();
       await chain.stop();
     },
   };

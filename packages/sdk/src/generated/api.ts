@@ -1127,10 +1127,40 @@ export interface components {
         ComponentStatusDto: {
             ok: boolean;
         };
+        ProviderHealthDto: {
+            /**
+             * @description redacted: scheme, host and port; path and query replaced by *** (#n added when two providers share a host)
+             * @example https://mainnet.example.io/***
+             */
+            url: string;
+            /** @description takes calls now (circuit closed) */
+            healthy: boolean;
+            /** @example 1234 */
+            headBlock: number | null;
+            /**
+             * @description blocks behind the best head any provider reported
+             * @example 0
+             */
+            lagBlocks: number | null;
+            /** @example 12 */
+            latencyMsP50: number | null;
+            /**
+             * @description share of the last 100 calls that failed (0..1)
+             * @example 0
+             */
+            errorRate: number;
+            /**
+             * Format: date-time
+             * @description set while the provider is backed off
+             */
+            backedOffUntil: string | null;
+        };
         ChainStatusDto: {
             /** @example 31337 */
             chainId: number;
             healthy: boolean;
+            /** @description each RPC provider of the chain, URL redacted (empty for exchange-action chains) */
+            providers: components["schemas"]["ProviderHealthDto"][];
         };
         HealthChecksDto: {
             database: components["schemas"]["ComponentStatusDto"];
@@ -1204,6 +1234,8 @@ export interface components {
             error: string | null;
             /** Format: date-time */
             checkedAt: string | null;
+            /** @description each RPC provider of the chain, URL redacted */
+            providers: components["schemas"]["ProviderHealthDto"][];
             /** @description relayer keys of the chain (EVM chains only) */
             relayers?: components["schemas"]["RelayerWalletsDto"];
         };
@@ -4147,7 +4179,18 @@ export interface operations {
                      *         "chains": [
                      *           {
                      *             "chainId": 31337,
-                     *             "healthy": false
+                     *             "healthy": false,
+                     *             "providers": [
+                     *               {
+                     *                 "url": "https://mainnet.example.io/***",
+                     *                 "healthy": false,
+                     *                 "headBlock": 1234,
+                     *                 "lagBlocks": 0,
+                     *                 "latencyMsP50": 12,
+                     *                 "errorRate": 0,
+                     *                 "backedOffUntil": "2026-11-23T12:00:00.000Z"
+                     *               }
+                     *             ]
                      *           }
                      *         ]
                      *       },
@@ -4201,7 +4244,18 @@ export interface operations {
                      *         "chains": [
                      *           {
                      *             "chainId": 31337,
-                     *             "healthy": false
+                     *             "healthy": false,
+                     *             "providers": [
+                     *               {
+                     *                 "url": "https://mainnet.example.io/***",
+                     *                 "healthy": false,
+                     *                 "headBlock": 1234,
+                     *                 "lagBlocks": 0,
+                     *                 "latencyMsP50": 12,
+                     *                 "errorRate": 0,
+                     *                 "backedOffUntil": "2026-11-23T12:00:00.000Z"
+                     *               }
+                     *             ]
                      *           }
                      *         ]
                      *       },
@@ -4252,6 +4306,17 @@ export interface operations {
                      *               "latencyMs": 3,
                      *               "error": "http 429",
                      *               "checkedAt": "2026-11-23T12:00:00.000Z",
+                     *               "providers": [
+                     *                 {
+                     *                   "url": "https://mainnet.example.io/***",
+                     *                   "healthy": false,
+                     *                   "headBlock": 1234,
+                     *                   "lagBlocks": 0,
+                     *                   "latencyMsP50": 12,
+                     *                   "errorRate": 0,
+                     *                   "backedOffUntil": "2026-11-23T12:00:00.000Z"
+                     *                 }
+                     *               ],
                      *               "relayers": {
                      *                 "floorWei": "10000000000000000",
                      *                 "targetWei": "50000000000000000",

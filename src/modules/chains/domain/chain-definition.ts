@@ -17,6 +17,8 @@ import {
   ValidateNested,
 } from 'class-validator';
 
+import { RpcEndpointDef } from './rpc-endpoints';
+
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 export class NativeCurrencyDef {
@@ -102,8 +104,16 @@ export class VenueDef {
 export class ChainDefinition {
   @IsInt() @IsPositive() chainId: number;
   @IsString() @MinLength(1) name: string;
-  /** Absent for exchange-action chains, which have no EVM RPC. */
+  /**
+   * Absent for exchange-action chains, which have no EVM RPC. After loading: the first provider's
+   * URL (placeholders filled), kept so "has an EVM RPC" reads as before; calls go through
+   * `providers` (ChainRegistry's provider pool), never through this field alone.
+   */
   @IsOptional() @IsString() @Matches(/^(https?|wss?):\/\/.+/) rpcUrl?: string;
+  /** Several providers: URL strings or {url, weight, maxRps, getLogsMaxRange, maxBatch}; checked by loadChainsFile. */
+  @IsOptional() @IsArray() rpcUrls?: unknown[];
+  /** Every provider of the chain, normalized from rpcUrl / rpcUrls at load (not a file field). */
+  providers?: RpcEndpointDef[];
   /** Exchange endpoint of an exchange-action chain. */
   @IsOptional() @IsString() @Matches(/^https?:\/\/.+/) exchangeApiUrl?: string;
   @IsBoolean() enabled: boolean;

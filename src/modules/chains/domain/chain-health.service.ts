@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { providerErrorCode, providerErrorDetail } from '../../../common/evm/provider-error';
 import { AppConfig } from '../../../config/app-config';
 import { ChainRegistry } from './chain-registry.service';
+import { ProviderHealth } from './rpc/rpc-pool';
 
 export interface ChainHealth {
   chainId: number;
@@ -11,13 +11,14 @@ export interface ChainHealth {
   /** A short code (`timeout`, `http 429`, `connection refused`, `wrong chain id`...), never the provider's text. */
   error: string | null;
   checkedAt: string | null;
+  /** Each provider of the chain (URLs redacted); empty for exchange-action chains. */
+  providers: ProviderHealth[];
 }
 
-class WrongChainError extends Error {}
-
 /**
- * Probes every enabled chain on an interval. A chain whose RPC does not answer with the
- * configured chain id is unhealthy and is left out of /api/supported-chains until it recovers.
+ * Probes every enabled chain on an interval, through its provider pool: a chain is healthy while
+ * one of its providers answers with the configured chain id; with none, it is left out of
+ * /api/supported-chains until one recovers (accepted transactions wait, nothing fails for it).
  */
 @Injectable()
 export class ChainHealthService implements OnApplicationBootstrap, OnModuleDestroy {
@@ -48,7 +49,11 @@ export class ChainHealthService implements OnApplicationBootstrap, OnModuleDestr
     return this.registry
       .all()
       .filter((c) => c.enabled)
-      .map((c) => this.state.get(c.chainId) ?? { chainId: c.chainId, healthy: false, blockNumber: null, latencyMs: null, error: 'not checked yet', checkedAt: null });
+      .map((c) => {
+        const known = this.state.get(c.chainId) ?? { chainId: c.chainId, healthy: false, blockNumber: null, latencyMs: null, error: 'not checked yet', checkedAt: null, providers: [] };
+        // Providers as of now (their state changes with every call, not only with the probe).
+        return c.rpcUrl ? { ...known, providers: this.registry.pool(c.chainId).snapshot() } : known;
+      });
   }
 
   async checkAll(): Promise<ChainHealth[]> {
@@ -63,17 +68,14 @@ export class ChainHealthService implements OnApplicationBootstrap, OnModuleDestr
     let detail = '';
     if (!chain.rpcUrl) {
       // Exchange-action chains are probed by the relay's exchange client; configured means usable.
-      result = { chainId, healthy: true, blockNumber: null, latencyMs: null, error: null, checkedAt: new Date().toISOString() };
+      result = { chainId, healthy: true, blockNumber: null, latencyMs: null, error: null, checkedAt: new Date().toISOString(), providers: [] };
     } else {
-      try {
-        const provider = this.registry.provider(chainId);
-        const [remoteChainId, blockNumber] = await Promise.all([provider.send('eth_chainId', []), provider.getBlockNumber()]);
-        if (Number(remoteChainId) !== chainId) throw new WrongChainError(`RPC reports chain ${Number(remoteChainId)}`);
-        result = { chainId, healthy: true, blockNumber, latencyMs: Date.now() - started, error: null, checkedAt: new Date().toISOString() };
-      } catch (err) {
-        const wrongChain = err instanceof WrongChainError;
-        detail = wrongChain ? err.message : providerErrorDetail(err);
-        result = { chainId, healthy: false, blockNumber: null, latencyMs: null, error: wrongChain ? 'wrong chain id' : providerErrorCode(err), checkedAt: new Date().toISOString() };
+      const probe = await this.registry.pool(chainId).probe();
+      if (probe.ok) {
+        result = { chainId, healthy: true, blockNumber: probe.blockNumber, latencyMs: Date.now() - started, error: null, checkedAt: new Date().toISOString(), providers: [] };
+      } else {
+        detail = probe.reason ?? 'no provider';
+        result = { chainId, healthy: false, blockNumber: null, latencyMs: null, error: probe.reason, checkedAt: new Date().toISOString(), providers: [] };
       }
     }
     const previous = this.state.get(chainId);

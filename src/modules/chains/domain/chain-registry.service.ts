@@ -1,5 +1,5 @@
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { FetchRequest, JsonRpcProvider, Network } from 'ethers';
+import { JsonRpcProvider, Network } from 'ethers';
 import { MetricsService } from '../../metrics';
 import { AppError } from '../../../common/errors/app-error';
 import { registerProviderUrl } from '../../../common/evm/provider-url';
@@ -7,19 +7,18 @@ import { AppConfig } from '../../../config/app-config';
 import { ChainDefinition } from './chain-definition';
 import { loadChainsFile } from './load-chains-file';
 import { mergeTokens, tokensFromList } from './token-list';
-import { MeteredJsonRpcProvider } from './metered-provider';
-
-const RETRIES_ON_429 = 1;
+import { PooledJsonRpcProvider } from './rpc/pooled-provider';
+import { RpcPool } from './rpc/rpc-pool';
 
 /**
- * The configured chains and one RPC provider per EVM chain. Providers use a static network
- * so an unreachable RPC never blocks or crashes anything; ChainHealthService says whether a
- * chain is usable right now.
+ * The configured chains and, per EVM chain, one provider pool (its `rpcUrls`) behind one ethers
+ * provider. Providers use a static network so an unreachable RPC never blocks or crashes
+ * anything; ChainHealthService says whether a chain is usable right now.
  */
 @Injectable()
 export class ChainRegistry implements OnModuleInit, OnModuleDestroy {
   private readonly chains: Map<number, ChainDefinition>;
-  private readonly providers = new Map<number, JsonRpcProvider>();
+  private readonly pools = new Map<number, { provider: PooledJsonRpcProvider; pool: RpcPool; timer: NodeJS.Timeout }>();
 
   constructor(
     private readonly config: AppConfig,
@@ -28,7 +27,7 @@ export class ChainRegistry implements OnModuleInit, OnModuleDestroy {
     this.chains = new Map(loadChainsFile(config.CHAINS_FILE).map((c) => [c.chainId, c]));
     // The logger removes these from every line (their keys must not reach log storage).
     for (const chain of this.chains.values()) {
-      if (chain.rpcUrl) registerProviderUrl(chain.rpcUrl);
+      for (const p of chain.providers ?? []) registerProviderUrl(p.url);
       if (chain.exchangeApiUrl) registerProviderUrl(chain.exchangeApiUrl);
     }
   }
@@ -65,31 +64,56 @@ export class ChainRegistry implements OnModuleInit, OnModuleDestroy {
     return chain;
   }
 
+  /** The chain's ethers provider: every call goes through its provider pool. */
   provider(chainId: number): JsonRpcProvider {
-    const existing = this.providers.get(chainId);
+    return this.entry(chainId).provider;
+  }
+
+  /** The chain's providers (failover, back-off, head lag): for health views and the relay's broadcasts. */
+  pool(chainId: number): RpcPool {
+    return this.entry(chainId).pool;
+  }
+
+  /**
+   * The one broadcast of the provider layer: the same signed bytes to every available provider;
+   * resolves with the hash when one accepts, else rejects with the most telling refusal (as an
+   * ethers error, read by the relay's classifier) or RpcUnavailableError.
+   */
+  async broadcast(chainId: number, raw: string): Promise<string> {
+    return (await this.provider(chainId).send('eth_sendRawTransaction', [raw])) as string;
+  }
+
+  private entry(chainId: number): { provider: PooledJsonRpcProvider; pool: RpcPool } {
+    const existing = this.pools.get(chainId);
     if (existing) return existing;
     const chain = this.get(chainId);
     if (!chain.rpcUrl) throw new AppError('CHAIN_001', `chain ${chainId} takes exchange actions, not EVM transactions`);
-    const request = new FetchRequest(chain.rpcUrl);
-    request.timeout = this.config.RPC_TIMEOUT_MS;
-    // ethers retries a 429 until RPC_TIMEOUT_MS and then reports only "timeout"; one quick retry,
-    // then the 429 itself, so callers fail fast and say what happened ("http 429").
-    request.retryFunc = async (_request, _response, attempt) => attempt < RETRIES_ON_429;
-    const network = Network.from(chainId);
-    // batchMaxCount 1: batching adds a stall per call, and the relay's hot path is latency bound.
-    // cacheTimeout -1: ethers would otherwise answer repeated reads (block number, nonces) from a
-    // 250 ms cache, which hides a nonce just used and delays every receipt poll.
     const label = String(chainId);
-    const observe = (method: string, seconds: number, ok: boolean) => {
-      this.metrics.rpcRequests.inc({ chain: label, method, result: ok ? 'ok' : 'error' });
-      this.metrics.rpcDuration.observe({ chain: label, method }, seconds);
-    };
-    const provider = new MeteredJsonRpcProvider(observe, request, network, { staticNetwork: network, batchMaxCount: 1, pollingInterval: 250, cacheTimeout: -1 });
-    this.providers.set(chainId, provider);
-    return provider;
+    const pool = new RpcPool(chain.providers ?? [{ url: chain.rpcUrl, weight: 1 }], {
+      chainId,
+      timeoutMs: this.config.RPC_TIMEOUT_MS,
+      maxLagBlocks: this.config.RPC_MAX_LAG_BLOCKS,
+      getLogsMaxRange: chain.getLogsMaxRange,
+      observe: (provider, method, outcome, seconds) => {
+        this.metrics.rpcRequests.inc({ chain: label, provider, method, outcome });
+        this.metrics.rpcDuration.observe({ chain: label, method }, seconds);
+      },
+      onHealth: (provider, healthy) => this.metrics.rpcProviderHealthy.set({ chain: label, provider }, healthy ? 1 : 0),
+    });
+    for (const e of pool.endpoints) this.metrics.rpcProviderHealthy.set({ chain: label, provider: e.label }, 1);
+    const provider = new PooledJsonRpcProvider(pool, Network.from(chainId));
+    const timer = setInterval(() => void pool.pollHeads(), this.config.RPC_HEAD_POLL_MS);
+    timer.unref();
+    void pool.pollHeads();
+    const entry = { provider, pool, timer };
+    this.pools.set(chainId, entry);
+    return entry;
   }
 
   onModuleDestroy(): void {
-    for (const provider of this.providers.values()) provider.destroy();
+    for (const { provider, timer } of this.pools.values()) {
+      clearInterval(timer);
+      provider.destroy();
+    }
   }
 }

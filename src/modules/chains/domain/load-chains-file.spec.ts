@@ -43,4 +43,42 @@ describe('loadChainsFile', () => {
     expect(() => loadChainsFile(write({ chains: [exchange] }))).toThrow(/needs exchangeApiUrl/);
     expect(loadChainsFile(write({ chains: [{ ...exchange, exchangeApiUrl: 'http://127.0.0.1:8547' }] }))).toHaveLength(1);
   });
+
+  describe('rpcUrls (many providers)', () => {
+    const { rpcUrl: _one, ...noUrl } = chain;
+    void _one;
+
+    it('takes strings and objects, fills ${VAR} from the environment and keeps rpcUrl as the first provider', () => {
+      const file = write({
+        chains: [{ ...noUrl, rpcUrls: ['https://a.example.io/v3/${A_KEY}', { url: 'https://b.example.io/?key=${B_KEY}', weight: 3, maxRps: 30, getLogsMaxRange: 500, maxBatch: 10 }] }],
+      });
+      const [loaded] = loadChainsFile(file, { A_KEY: 'aaa', B_KEY: 'bbb' });
+      expect(loaded.providers).toEqual([
+        { url: 'https://a.example.io/v3/aaa', weight: 1 },
+        { url: 'https://b.example.io/?key=bbb', weight: 3, maxRps: 30, getLogsMaxRange: 500, maxBatch: 10 },
+      ]);
+      expect(loaded.rpcUrl).toBe('https://a.example.io/v3/aaa');
+    });
+
+    it('reads rpcUrl as rpcUrls: [rpcUrl], placeholders included', () => {
+      const [loaded] = loadChainsFile(write({ chains: [{ ...chain, rpcUrl: '${NODE_URL}' }] }), { NODE_URL: 'http://127.0.0.1:8545' });
+      expect(loaded.providers).toEqual([{ url: 'http://127.0.0.1:8545', weight: 1 }]);
+    });
+
+    it('stops startup naming a missing variable, and never shows a filled URL in an error', () => {
+      expect(() => loadChainsFile(write({ chains: [{ ...noUrl, rpcUrls: ['https://a.example.io/v3/${MISSING_RPC_KEY}'] }] }), {})).toThrow(/MISSING_RPC_KEY is not set/);
+      const bad = () => loadChainsFile(write({ chains: [{ ...noUrl, rpcUrls: ['${SCHEMELESS}'] }] }), { SCHEMELESS: 'no-scheme-SECRET' });
+      expect(bad).toThrow(/chains\.0\.rpcUrls\.0\.url: must be an http/);
+      expect(bad).not.toThrow(/SECRET/);
+    });
+
+    it('refuses both fields, an empty list, bad weights and unknown fields, naming the field', () => {
+      expect(() => loadChainsFile(write({ chains: [{ ...chain, rpcUrls: ['http://127.0.0.1:2'] }] }), {})).toThrow(/rpcUrl or rpcUrls, not both/);
+      expect(() => loadChainsFile(write({ chains: [{ ...noUrl, rpcUrls: [] }] }), {})).toThrow(/rpcUrls: must be a non-empty array/);
+      expect(() => loadChainsFile(write({ chains: [{ ...noUrl, rpcUrls: [{ url: 'http://127.0.0.1:2', weight: 0 }] }] }), {})).toThrow(/rpcUrls\.0\.weight/);
+      expect(() => loadChainsFile(write({ chains: [{ ...noUrl, rpcUrls: [{ url: 'http://127.0.0.1:2', getLogsMaxRange: 1.5 }] }] }), {})).toThrow(/getLogsMaxRange/);
+      expect(() => loadChainsFile(write({ chains: [{ ...noUrl, rpcUrls: [{ url: 'http://127.0.0.1:2', key: 'x' }] }] }), {})).toThrow(/unknown field key/);
+      expect(() => loadChainsFile(write({ chains: [{ ...noUrl, rpcUrls: ['http://127.0.0.1:2', 'http://127.0.0.1:2'] }] }), {})).toThrow(/the same URL twice/);
+    });
+  });
 });

@@ -109,13 +109,18 @@ function rpcCall(req: RelayRequest, from: string): Record<string, unknown> {
   return call;
 }
 
-/** Nodes without state overrides reject the third parameter; then simulate without it. */
+/**
+ * Nodes without state overrides reject the third parameter; then simulate without it. Hardhat's
+ * node answers -32602 "trailing characters at line 1 column N" with a `data` object, which ethers
+ * reads as a revert: the JSON-RPC code decides, not ethers' reading.
+ */
 async function sendWithOverride(provider: JsonRpcProvider, method: string, params: unknown[], override: Record<string, unknown>): Promise<string> {
   try {
     return await provider.send(method, [...params, override]);
   } catch (err) {
     const text = String((err as Error).message).toLowerCase();
-    if (text.includes('invalid params') || text.includes('too many') || text.includes('unexpected')) return provider.send(method, params);
+    const code = (err as { info?: { error?: { code?: unknown } }; error?: { code?: unknown } }).info?.error?.code ?? (err as { error?: { code?: unknown } }).error?.code;
+    if (code === -32602 || text.includes('invalid params') || text.includes('too many') || text.includes('unexpected') || text.includes('trailing characters')) return provider.send(method, params);
     throw err;
   }
 }

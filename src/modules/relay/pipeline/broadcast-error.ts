@@ -1,3 +1,5 @@
+import { classifyNodeAnswer } from '../../../common/evm/node-answer';
+
 /**
  * What a node's answer to eth_sendRawTransaction proves about the transaction and its nonce:
  * the ONE place where node messages are read. The pipeline acts on the proof, never on the text.
@@ -15,22 +17,15 @@
  */
 export type BroadcastOutcome = 'known' | 'nonce-used' | 'replacement-underpriced' | 'under-base-fee' | 'busy' | 'unknown' | 'unfunded' | 'rejected';
 
-const RULES: Array<[BroadcastOutcome, string[]]> = [
-  ['known', ['already known', 'known transaction', 'already imported', 'already exists', 'alreadyknown']],
-  ['nonce-used', ['nonce too low', 'nonce has already been used', 'nonce_expired', 'oldnonce', 'invalid nonce; got']],
-  ['replacement-underpriced', ['replacement transaction underpriced', 'replacement fee too low', 'replacement underpriced', 'could not replace existing tx']],
-  ['under-base-fee', ['max fee per gas less than block base fee', 'fee cap less than block base fee', 'feecaptoolow', 'maxfeepergas too low', 'transaction underpriced', 'gas price too low', 'gas price below minimum']],
-  ['busy', ['txpool is full', 'too many pending', 'account limit exceeded', 'exceeds the pending tx limit', 'pending transactions limit', 'tx pool is full', 'transaction pool is full', 'queue limit', 'rate limit', 'too many requests']],
-  ['unfunded', ['insufficient funds']],
-  [
-    'rejected',
-    ['intrinsic gas too low', 'invalid sender', 'exceeds block gas limit', 'max priority fee per gas higher', 'tip higher than fee cap', 'invalid transaction', 'transaction type not supported', 'invalid chain id', 'oversized data'],
-  ],
-];
-
+/** The outcome from the one table of node answers (src/common/evm/node-answer.ts). */
 export function classifyBroadcastError(err: unknown): BroadcastOutcome {
-  const text = `${(err as { shortMessage?: string }).shortMessage ?? ''} ${(err as Error).message ?? ''}`.toLowerCase();
-  for (const [outcome, needles] of RULES) if (needles.some((n) => text.includes(n))) return outcome;
+  const e = (err ?? {}) as { shortMessage?: string; message?: string; error?: { code?: unknown; message?: unknown }; info?: { error?: { code?: unknown } } };
+  const text = `${e.shortMessage ?? ''} ${e.message ?? ''} ${typeof e.error?.message === 'string' ? e.error.message : ''}`;
+  const code = [e.error?.code, e.info?.error?.code].find((c): c is number => typeof c === 'number') ?? null;
+  const answer = classifyNodeAnswer(code, text);
+  if (answer.kind === 'transaction') return answer.outcome;
+  // A rate-limited provider did not take it: the nonce is still ours, the same bytes go later.
+  if (answer.kind === 'limited') return 'busy';
   // Timeouts, resets, 5xx, unparsed answers: the node may have taken it, so nothing is concluded.
   return 'unknown';
 }

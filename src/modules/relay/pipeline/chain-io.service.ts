@@ -21,10 +21,13 @@ export class ChainIo {
     private readonly eligibility: KeyEligibility,
   ) {}
 
-  /** 'sent' when a node has the transaction (including "already known"); otherwise what the refusal says. */
+  /**
+   * 'sent' when a provider has the transaction (including "already known"); otherwise what the
+   * refusal says. The provider layer sends the same bytes to every healthy provider.
+   */
   async broadcast(chainId: number, raw: string): Promise<Exclude<BroadcastOutcome, 'known'> | 'sent'> {
     try {
-      await this.chains.provider(chainId).send('eth_sendRawTransaction', [raw]);
+      await this.chains.broadcast(chainId, raw);
       return 'sent';
     } catch (err) {
       const outcome = classifyBroadcastError(err);
@@ -39,6 +42,16 @@ export class ChainIo {
   /** The receipt, or null when not mined (or the node could not say). */
   async receipt(chainId: number, hash: string): Promise<MinedReceipt | null> {
     const raw = await this.chains.provider(chainId).send('eth_getTransactionReceipt', [hash]).catch(() => null);
+    return raw ? fromRpcReceipt(raw) : null;
+  }
+
+  /**
+   * The receipt or null (not mined), read only from a provider at the chain's head; throws when
+   * none can say (a "no receipt" it cannot trust is not turned into "not mined"). For the
+   * decisions that may sign a row under another nonce.
+   */
+  async fateReceipt(chainId: number, hash: string): Promise<MinedReceipt | null> {
+    const raw = await this.chains.provider(chainId).send('eth_getTransactionReceipt', [hash]);
     return raw ? fromRpcReceipt(raw) : null;
   }
 

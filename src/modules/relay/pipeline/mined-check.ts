@@ -12,10 +12,13 @@ export class MinedCheck {
     private readonly tracker: ReceiptTracker,
   ) {}
 
-  /** True when one of the transaction's hashes is mined (and it has been settled). */
+  /**
+   * True when one of the transaction's hashes is mined (and it has been settled). Throws when no
+   * provider at the head can say: false is evidence a verdict may rest on.
+   */
   async settleIfMined(tx: RelayTransactionEntity, broadcasts: RelayBroadcastEntity[]): Promise<boolean> {
     for (const b of broadcasts) {
-      const receipt = await this.chain.receipt(tx.chainId, b.hash);
+      const receipt = await this.chain.fateReceipt(tx.chainId, b.hash);
       if (receipt) {
         // Found here: the tracker forgets the transaction and settles it (tracking it from block 0
         // first, as before, sent a busy tracker back to the chain's first block).

@@ -10,9 +10,13 @@ import { jobFees, SendJob, SendQueue } from './send-queue';
 import { RelayTransactionStore } from '../store/relay-transaction.store';
 import { Abandonment } from './abandonment.service';
 import { BackPressureError, PermanentSendError, TransientSendError } from './send-errors';
+import { RpcUnavailableError } from '../../../common/evm/rpc-unavailable';
 import { SenderService } from './sender.service';
 import { SettlementService } from './settlement.service';
 import { shownErrorText } from '../../../common/evm/provider-error';
+
+/** How soon a send waiting for any provider of its chain is tried again. */
+const NO_PROVIDER_RETRY_MS = 1_000;
 
 /**
  * Thin consumer: runs a send or replacement and applies the retry policy of the account
@@ -59,6 +63,8 @@ export class SendProcessor extends WorkerHost implements OnModuleInit {
         else await this.sender.send(txId, row ? fromJobRow(row) : undefined);
       } catch (err) {
         if (err instanceof BackPressureError) return this.later(txId, mode, err);
+        // No provider of the chain answered: the chain is out of service, not the transaction at fault; it waits (nothing FAILED).
+        if (err instanceof RpcUnavailableError) return this.later(txId, mode, new BackPressureError(err.message, NO_PROVIDER_RETRY_MS));
         if (err instanceof TransientSendError) return this.retryOrFail(txId, err.message);
         if (err instanceof PermanentSendError) return this.giveUp(txId, err.message);
         this.logger.error(`send ${txId} failed unexpectedly: ${(err as Error).stack ?? String(err)}`);

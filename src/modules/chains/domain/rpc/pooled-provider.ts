@@ -1,0 +1,29 @@
+import { JsonRpcPayload, JsonRpcProvider, JsonRpcResult, Network } from 'ethers';
+import { RpcPool } from './rpc-pool';
+
+/**
+ * The ethers provider every module gets from ChainRegistry: ethers builds requests and parses
+ * answers as usual, and each call goes through the chain's RpcPool (failover, back-off,
+ * broadcast to all, fresh fate reads) instead of one URL.
+ */
+export class PooledJsonRpcProvider extends JsonRpcProvider {
+  constructor(
+    readonly pool: RpcPool,
+    network: Network,
+  ) {
+    // batchMaxCount 1: each call is routed on its own (providers' maxBatch is at least 1).
+    // cacheTimeout -1: ethers would otherwise answer repeated reads (block number, nonces) from a
+    // 250 ms cache, which hides a nonce just used and delays every receipt poll.
+    super(undefined, network, { staticNetwork: network, batchMaxCount: 1, pollingInterval: 250, cacheTimeout: -1 });
+  }
+
+  override async _send(payload: JsonRpcPayload | JsonRpcPayload[]): Promise<JsonRpcResult[]> {
+    const calls = Array.isArray(payload) ? payload : [payload];
+    return Promise.all(
+      calls.map(async (call) => {
+        const reply = await this.pool.request(call.method, (call.params ?? []) as unknown[]);
+        return 'result' in reply ? { id: call.id, result: reply.result } : ({ id: call.id, error: reply.error } as unknown as JsonRpcResult);
+      }),
+    );
+  }
+}

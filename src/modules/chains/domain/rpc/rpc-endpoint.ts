@@ -1,0 +1,230 @@
+import http from 'node:http';
+import https from 'node:https';
+import { RpcEndpointDef } from '../rpc-endpoints';
+
+export type RpcErrorBody = { code: number; message: string; data?: unknown };
+export type RpcReply = { result: unknown } | { error: RpcErrorBody };
+
+/**
+ * A call that got no JSON-RPC answer: timeout, refused or reset connection, an HTTP error
+ * status, an unparsable body. `reason` is the short code shown (`timeout`, `http 429`, ...).
+ */
+export class TransportFailure extends Error {
+  constructor(
+    readonly reason: string,
+    /** From a 429's Retry-After, in ms. */
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(reason);
+  }
+}
+
+const WINDOW = 100;
+const BACKOFF_MAX_MS = 30_000;
+const BACKOFF_MIN_MS = 1_000;
+
+/**
+ * One provider of a chain and what the pool knows of it: head, latency and error history, and
+ * its circuit. Closed: calls flow. Open (`backedOffUntil` in the future): no calls. Half-open
+ * (the back-off ran out after failures): one trial call at a time; a success closes the
+ * circuit, a failure opens it again for twice as long (1 s up to 30 s; a 429 for at least its
+ * Retry-After).
+ */
+export class RpcEndpoint {
+  headBlock: number | null = null;
+  headAt = 0;
+  /** Consecutive failures; 0 while the circuit is closed. */
+  failures = 0;
+  backedOffUntil = 0;
+  lastError: string | null = null;
+  failedAt = 0;
+  /** False after the provider reported another chain id: never used again. */
+  rightChain = true;
+  chainChecked = false;
+  private trialInFlight = false;
+  private readonly latencies: number[] = [];
+  private readonly outcomes: boolean[] = [];
+  private nextSlotAt = 0;
+  private nextId = 1;
+
+  constructor(
+    readonly def: RpcEndpointDef,
+    /** The redacted URL (unique within the chain): the only name logs, metrics and /health use. */
+    readonly label: string,
+  ) {}
+
+  /** Takes calls now: circuit closed, or half-open with no trial running. */
+  available(now = Date.now()): boolean {
+    if (!this.rightChain || now < this.backedOffUntil) return false;
+    return this.failures === 0 || !this.trialInFlight;
+  }
+
+  healthy(now = Date.now()): boolean {
+    return this.rightChain && this.failures === 0 && now >= this.backedOffUntil;
+  }
+
+  /** Milliseconds until `maxRps` lets the next call go (0 without a limit). */
+  paceDelay(now = Date.now()): number {
+    return this.def.maxRps ? Math.max(0, this.nextSlotAt - now) : 0;
+  }
+
+  async call(method: string, params: unknown[], timeoutMs: number): Promise<RpcReply> {
+    const halfOpen = this.failures > 0;
+    if (halfOpen) this.trialInFlight = true;
+    try {
+      await this.pace();
+      return await this.post(method, params, timeoutMs);
+    } finally {
+      if (halfOpen) this.trialInFlight = false;
+    }
+  }
+
+  succeeded(latencyMs: number): void {
+    this.failures = 0;
+    this.backedOffUntil = 0;
+    this.lastError = null;
+    push(this.latencies, latencyMs);
+    push(this.outcomes, true);
+  }
+
+  /** Opens the circuit: 1 s doubling per consecutive failure up to 30 s; a 429 for at least its Retry-After. */
+  failed(reason: string, retryAfterMs: number | null = null, now = Date.now()): number {
+    this.failures++;
+    this.lastError = reason;
+    this.failedAt = now;
+    push(this.outcomes, false);
+    const backoff = Math.max(Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** (this.failures - 1)), retryAfterMs ?? 0);
+    this.backedOffUntil = now + backoff;
+    return backoff;
+  }
+
+  /** Backed off because the provider asked us to wait (429, -32005): not called before it says. */
+  rateLimited(now = Date.now()): boolean {
+    return now < this.backedOffUntil && (this.lastError === 'http 429' || (this.lastError ?? '').includes('rate limited'));
+  }
+
+  latencyP50(): number | null {
+    if (this.latencies.length === 0) return null;
+    const sorted = [...this.latencies].sort((a, b) => a - b);
+    return sorted[Math.floor((sorted.length - 1) / 2)];
+  }
+
+  errorRate(): number {
+    return this.outcomes.length === 0 ? 0 : this.outcomes.filter((ok) => !ok).length / this.outcomes.length;
+  }
+
+  noteHead(block: number, now = Date.now()): void {
+    if (this.headBlock === null || block >= this.headBlock) {
+      this.headBlock = block;
+      this.headAt = now;
+    }
+  }
+
+  private async pace(): Promise<void> {
+    if (!this.def.maxRps) return;
+    const now = Date.now();
+    const at = Math.max(now, this.nextSlotAt);
+    this.nextSlotAt = at + 1000 / this.def.maxRps;
+    if (at > now) await new Promise((r) => setTimeout(r, at - now));
+  }
+
+  /**
+   * One POST over node:http(s) with a keep-alive agent (fetch refuses some ports outright and
+   * hides socket error codes); the timeout covers connect, headers and body.
+   */
+  private post(method: string, params: unknown[], timeoutMs: number): Promise<RpcReply> {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params });
+    const url = new URL(this.def.url);
+    const client = url.protocol === 'https:' ? https : http;
+    return new Promise<RpcReply>((resolve, reject) => {
+      let settled = false;
+      const finish = (fn: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        fn();
+      };
+      const req = client.request(
+        url,
+        { method: 'POST', agent: url.protocol === 'https:' ? HTTPS_AGENT : HTTP_AGENT, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          const status = res.statusCode ?? 0;
+          if (status === 429 || status < 200 || status >= 300) {
+            res.resume();
+            const after = status === 429 ? retryAfter(headerOf(res.headers['retry-after'])) : null;
+            finish(() => reject(new TransportFailure(`http ${status}`, after)));
+            return;
+          }
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('error', (err) => finish(() => reject(new TransportFailure(transportReason(err)))));
+          res.on('end', () => finish(() => {
+            try {
+              resolve(parseReply(Buffer.concat(chunks).toString('utf8')));
+            } catch (err) {
+              reject(err instanceof TransportFailure ? err : new TransportFailure('bad response'));
+            }
+          }));
+        },
+      );
+      const timer = setTimeout(() => {
+        finish(() => reject(new TransportFailure('timeout')));
+        req.destroy();
+      }, Math.max(1, Math.floor(timeoutMs)));
+      req.on('error', (err) => finish(() => reject(new TransportFailure(transportReason(err)))));
+      req.end(body);
+    });
+  }
+}
+
+const HTTP_AGENT = new http.Agent({ keepAlive: true, maxSockets: 64 });
+const HTTPS_AGENT = new https.Agent({ keepAlive: true, maxSockets: 64 });
+
+function headerOf(v: string | string[] | undefined): string | null {
+  return Array.isArray(v) ? (v[0] ?? null) : (v ?? null);
+}
+
+function parseReply(text: string): RpcReply {
+  const body = JSON.parse(text) as { result?: unknown; error?: RpcErrorBody } | null;
+  if (!body || typeof body !== 'object') throw new TransportFailure('bad response');
+  if (body.error && typeof body.error === 'object') return { error: { code: Number(body.error.code), message: String(body.error.message ?? ''), data: body.error.data } };
+  if (!('result' in body)) throw new TransportFailure('bad response');
+  return { result: body.result };
+}
+
+function push<T>(ring: T[], value: T): void {
+  ring.push(value);
+  if (ring.length > WINDOW) ring.shift();
+}
+
+/** Retry-After as seconds or an HTTP date, in ms; absent or unreadable: null (the 1 s floor applies). */
+export function retryAfter(header: string | null, now = Date.now()): number | null {
+  if (!header) return null;
+  const seconds = Number(header.trim());
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, 600_000);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.min(Math.max(0, at - now), 600_000);
+}
+
+const SOCKET: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection reset',
+  UND_ERR_SOCKET: 'connection reset',
+  UND_ERR_CLOSED: 'connection reset',
+  ETIMEDOUT: 'timeout',
+  UND_ERR_CONNECT_TIMEOUT: 'timeout',
+  UND_ERR_HEADERS_TIMEOUT: 'timeout',
+  UND_ERR_BODY_TIMEOUT: 'timeout',
+  ENOTFOUND: 'dns failure',
+  EAI_AGAIN: 'dns failure',
+  EHOSTUNREACH: 'unreachable',
+  ENETUNREACH: 'unreachable',
+};
+
+function transportReason(err: unknown): string {
+  const e = err as { code?: string; cause?: { code?: string } };
+  const code = e?.code ?? e?.cause?.code;
+  if (code && SOCKET[code]) return SOCKET[code];
+  return 'provider error';
+}
