@@ -400,6 +400,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's settled transactions recomputed from the chain
+         * @description One row per settled transaction created in [from, to) (at most 31 days; default the last 31): the receipt as the chain has it, the native price the charge was converted at, the cost they give, what the ledger charged, and whether they agree. At most 2000 rows (truncated says so). Only the caller's own transactions.
+         */
+        get: operations["ChargeAuditController_run"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/register-webhooks": {
         parameters: {
             query?: never;
@@ -454,6 +474,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed webhook.test event to each enabled webhook of the account now
+         * @description Body sent: {event: "webhook.test", userId, timestamp}, signed with the Standard Webhooks headers and the registration's outbound auth. No retry; answers per webhook.
+         */
+        post: operations["WebhookTestController_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/webhooks/dead-letters": {
         parameters: {
             query?: never;
@@ -482,6 +522,60 @@ export interface paths {
         put?: never;
         /** Deliver a dead letter again, with a fresh retry schedule */
         post: operations["AdminWebhooksController_replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's sponsorship policies, in the order they are evaluated */
+        get: operations["PoliciesController_list"];
+        put?: never;
+        /** Create a sponsorship policy */
+        post: operations["PoliciesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/policies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One sponsorship policy of the account */
+        get: operations["PoliciesController_get"];
+        put?: never;
+        post?: never;
+        /** Delete a sponsorship policy (transactions it sponsored keep its id) */
+        delete: operations["PoliciesController_remove"];
+        options?: never;
+        head?: never;
+        /** Change a sponsorship policy (fields left out stay, null clears) */
+        patch: operations["PoliciesController_update"];
+        trace?: never;
+    };
+    "/api/policies/{id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A policy's usage: spent, reserved, count, and each end user's current window */
+        get: operations["PoliciesController_usage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -817,6 +911,46 @@ export interface paths {
         put?: never;
         /** Bring a draining or retired relayer key back into its pool */
         post: operations["RelayersController_activate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/funding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's deposit address and what it accepts on each chain
+         * @description One address per account, the same on every chain. A transfer to it of a listed token is credited once it is `confirmations` deep: USD stablecoins 1:1, the native currency at the price of the crediting block.
+         */
+        get: operations["FundingController_info"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/deposits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's deposits, newest first
+         * @description seen: found on chain, not yet deep enough; credited: added to the balance. Keyset pagination: pass `nextCursor` as `cursor` until it is null.
+         */
+        get: operations["FundingController_list"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1318,6 +1452,11 @@ export interface components {
              * @example 1767225600
              */
             validUntil?: number;
+            /**
+             * @description The team's user this transaction is sponsored for (sponsorship policies count per end user); absent: the derived sender of an authenticated transaction
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
+            endUser?: string;
             authorizationList?: components["schemas"]["AuthorizationDto"][];
         };
         TxStagesDto: {
@@ -1410,6 +1549,8 @@ export interface components {
             /** @description why it reverted, decoded: Error(string), Panic(uint256), known custom errors (OpenZeppelin 5 ERC-20/721/4626, Permit2, the relay's contracts) by name and arguments, else the raw data; null unless FAILED */
             revertReason: string | null;
             stages: components["schemas"]["TxStagesDto"];
+            /** @description The sponsorship policy that sponsored it; null when the account had no enabled policy */
+            policyId: string | null;
             /** @description true only in a 202 of submit-tx-sync */
             timedOut?: boolean;
             receipt?: components["schemas"]["ReceiptDto"] | null;
@@ -1493,6 +1634,62 @@ export interface components {
             truncated: boolean;
             mismatches: components["schemas"]["AuditMismatchDto"][];
         };
+        ChargeAuditRowDto: {
+            /** Format: uuid */
+            txId: string;
+            /** @example 31337 */
+            chainId: number;
+            /** @example 0xabababababababababababababababababababababababababababababababab */
+            executionTxHash: string | null;
+            /**
+             * @description the chain's receipt (decimal string); null when the chain has none
+             * @example 21000
+             */
+            gasUsed: string | null;
+            /**
+             * @description wei per gas, from the chain (decimal string)
+             * @example 1000000000
+             */
+            effectiveGasPrice: string | null;
+            /**
+             * @description L1 data fee in wei, from the chain (0 on L1s)
+             * @example 0
+             */
+            l1Fee: string | null;
+            /**
+             * @description native value sent, wei (0 when the call reverted)
+             * @example 0
+             */
+            valueWei: string;
+            /**
+             * @description USD per native unit the charge was converted at
+             * @example 3000
+             */
+            nativePriceUsd: number | null;
+            /** @description USD: (gasUsed × effectiveGasPrice + l1Fee + valueWei + top-ups) × nativePriceUsd from the chain's receipt */
+            costUSD: number | null;
+            /** @description USD the ledger charged for the transaction */
+            chargedUsd: number;
+            /**
+             * @description missing: the recorded hash has no receipt on chain; mismatch: see detail
+             * @enum {string}
+             */
+            onChain: "match" | "mismatch" | "missing";
+            /** @description what disagrees, when onChain is not match */
+            detail?: string;
+        };
+        ChargeAuditDto: {
+            /** @description start of the range (inclusive) */
+            from: string;
+            /** @description end of the range (exclusive) */
+            to: string;
+            /** @description oldest first */
+            items: components["schemas"]["ChargeAuditRowDto"][];
+            /** @description true when every row matches */
+            ok: boolean;
+            /** @description true when the row cap stopped before the end of the range */
+            truncated: boolean;
+        };
         WebhookViewDto: {
             url: string;
             /** @enum {string} */
@@ -1501,6 +1698,8 @@ export interface components {
             /** @enum {string} */
             apiKeyPlacement: "header";
             enabled: boolean;
+            /** @description absent: all events */
+            events?: ("tx.status" | "account.low_balance" | "account.deposit")[];
         };
         RegisteredWebhooksDto: {
             userId: string;
@@ -1534,6 +1733,8 @@ export interface components {
              * @example true
              */
             enabled?: boolean;
+            /** @description The events this webhook receives; absent: all */
+            events?: ("tx.status" | "account.low_balance" | "account.deposit")[];
         };
         AccountWebhookDto: {
             id: string;
@@ -1541,6 +1742,8 @@ export interface components {
             /** @enum {string} */
             authType: "none" | "bearer" | "basic" | "api-key";
             enabled: boolean;
+            /** @description The events it receives; absent: all */
+            events?: ("tx.status" | "account.low_balance" | "account.deposit")[];
             createdAt: string;
         };
         WebhookDeliveryDto: {
@@ -1570,6 +1773,15 @@ export interface components {
             /** @example pending */
             status: string;
         };
+        WebhookTestResultDto: {
+            url: string;
+            /** @description The endpoint's HTTP status; null when it gave none (refused address, connection error, timeout) */
+            status: number | null;
+            /** @description Milliseconds until the answer or the failure */
+            ms: number;
+            /** @description Why it failed (not a 2xx) */
+            error?: string;
+        };
         DeadLetterDto: {
             id: string;
             userId: string;
@@ -1584,6 +1796,131 @@ export interface components {
             lastError: string | null;
             createdAt: string;
             deadAt: string;
+        };
+        PolicyTargetViewDto: {
+            address: string;
+            selectors?: string[];
+        };
+        PerEndUserViewDto: {
+            maxUsd?: number;
+            maxTxs?: number;
+            windowSeconds: number;
+        };
+        EndUserListsViewDto: {
+            allow?: string[];
+            deny?: string[];
+        };
+        PolicyDto: {
+            id: string;
+            name: string;
+            enabled: boolean;
+            chainIds?: number[];
+            targets?: components["schemas"]["PolicyTargetViewDto"][];
+            startsAt?: string;
+            endsAt?: string;
+            budgetUsd?: number;
+            perEndUser?: components["schemas"]["PerEndUserViewDto"];
+            endUsers?: components["schemas"]["EndUserListsViewDto"];
+            maxGasPriceGwei?: number;
+            /** @description ISO 8601 */
+            createdAt: string;
+        };
+        PolicyTargetDto: {
+            /** @example 0x5FbDB2315678afecb367f032d93F642f64180aa3 */
+            address: string;
+            /**
+             * @description 4-byte selectors (first 4 bytes of callData); absent or empty: every method
+             * @example [
+             *       "0xa9059cbb"
+             *     ]
+             */
+            selectors?: string[];
+        };
+        PerEndUserDto: {
+            /**
+             * @description USD each end user may spend per window (reservations count at once)
+             * @example 5
+             */
+            maxUsd?: number;
+            /**
+             * @description Transactions each end user may have sponsored per window
+             * @example 5
+             */
+            maxTxs?: number;
+            /**
+             * @description Length of an end user's window in seconds; it starts at the end user's first transaction after the last window ended
+             * @example 86400
+             */
+            windowSeconds: number;
+        };
+        EndUserListsDto: {
+            /** @description Only these end users; absent or empty: any */
+            allow?: string[];
+            /** @description Never these end users */
+            deny?: string[];
+        };
+        PolicyInputDto: {
+            /**
+             * @description Required on create
+             * @example Launch campaign
+             */
+            name?: string;
+            /**
+             * @description Default: true.
+             * @example true
+             */
+            enabled?: boolean;
+            /**
+             * @description Only these chains; absent: every chain
+             * @example [
+             *       84532
+             *     ]
+             */
+            chainIds?: number[] | null;
+            /** @description Only these targets (and methods); absent: any target */
+            targets?: components["schemas"]["PolicyTargetDto"][] | null;
+            /**
+             * @description ISO 8601; not before
+             * @example 2026-12-01T00:00:00Z
+             */
+            startsAt?: string | null;
+            /**
+             * @description ISO 8601; until (exclusive)
+             * @example 2026-12-05T00:00:00Z
+             */
+            endsAt?: string | null;
+            /**
+             * @description USD the policy sponsors in all (settled costs plus open reservations)
+             * @example 200
+             */
+            budgetUsd?: number | null;
+            perEndUser?: components["schemas"]["PerEndUserDto"] | null;
+            endUsers?: components["schemas"]["EndUserListsDto"] | null;
+            /**
+             * @description While the chain's base fee (or gas price) is above this, accepted transactions wait unsigned
+             * @example 30
+             */
+            maxGasPriceGwei?: number | null;
+        };
+        DeletedPolicyDto: {
+            id: string;
+            deleted: boolean;
+        };
+        EndUserUsageDto: {
+            /** @description lowercase */
+            address: string;
+            /** @description USD settled in the current window */
+            spentUsd: number;
+            /** @description transactions counted in the current window */
+            txCount: number;
+            /** @description ISO 8601; null when the policy has no per-end-user window */
+            windowResetsAt: string | null;
+        };
+        PolicyUsageDto: {
+            spentUsd: number;
+            reservedUsd: number;
+            txCount: number;
+            endUsers: components["schemas"]["EndUserUsageDto"][];
         };
         AllocationDto: {
             venueId: string;
@@ -2127,6 +2464,80 @@ export interface components {
             /** @enum {string} */
             state: "active" | "draining" | "retired";
         };
+        FundingTokenDto: {
+            /**
+             * @description token address; the zero address for the native currency
+             * @example 0x0000000000000000000000000000000000000000
+             */
+            address: string;
+            /** @example USDC */
+            symbol: string;
+            /** @example 6 */
+            decimals: number;
+        };
+        FundingChainDto: {
+            /** @example 31337 */
+            chainId: number;
+            /** @description the chain's USD stablecoins (credited 1:1) and its native currency (credited at the feed's price of the crediting block) */
+            tokens: components["schemas"]["FundingTokenDto"][];
+            /**
+             * @description blocks a deposit must be deep before it is credited
+             * @example 3
+             */
+            confirmations: number;
+        };
+        FundingDto: {
+            /**
+             * @description the account's deposit address, the same on every chain
+             * @example 0x1111111111111111111111111111111111111111
+             */
+            depositAddress: string;
+            chains: components["schemas"]["FundingChainDto"][];
+        };
+        DepositDto: {
+            /** @example 31337 */
+            chainId: number;
+            /** @example 0xabababababababababababababababababababababababababababababababab */
+            txHash: string;
+            /**
+             * @description the Transfer log's index in its block; -1 for a native transfer
+             * @example 3
+             */
+            logIndex: number;
+            /** @description token address; the zero address for the native currency */
+            token: string;
+            /**
+             * @description in the token's smallest unit (decimal string)
+             * @example 25000000
+             */
+            amount: string;
+            /**
+             * @description USD credited; null until credited
+             * @example 25
+             */
+            creditedUsd: number | null;
+            /** @enum {string} */
+            status: "seen" | "credited";
+            /**
+             * @description blocks on top of the deposit's block now (capped at the chain's confirmations once credited)
+             * @example 3
+             */
+            confirmations: number;
+            /**
+             * @description ISO time of the credit
+             * @example null
+             */
+            creditedAt: string | null;
+        };
+        DepositListDto: {
+            /** @description newest first */
+            items: components["schemas"]["DepositDto"][];
+            /**
+             * @description pass as `cursor` for the next page; null on the last page
+             * @example null
+             */
+            nextCursor: string | null;
+        };
         LoginMessageDto: {
             /** @description EIP-4361 text to sign verbatim with EIP-191 personal_sign */
             message: string;
@@ -2175,7 +2586,7 @@ export interface components {
                  * @description catalog code
                  * @enum {string}
                  */
-                code: "AUTH_001" | "AUTH_002" | "AUTH_003" | "AUTH_004" | "AUTH_005" | "AUTH_006" | "AUTH_007" | "AUTH_008" | "USER_001" | "USER_002" | "USER_003" | "VALIDATION_001" | "VALIDATION_002" | "VALIDATION_003" | "VALIDATION_004" | "TRANSACTION_001" | "TRANSACTION_002" | "TRANSACTION_003" | "TRANSACTION_004" | "TRANSACTION_005" | "TRANSACTION_006" | "TRANSACTION_007" | "TRANSACTION_008" | "TRANSACTION_009" | "CHAIN_001" | "CHAIN_003" | "CHAIN_004" | "RELAYER_001" | "RESOURCE_001" | "RESOURCE_003" | "RESOURCE_004" | "SYSTEM_001" | "SYSTEM_002";
+                code: "AUTH_001" | "AUTH_002" | "AUTH_003" | "AUTH_004" | "AUTH_005" | "AUTH_006" | "AUTH_007" | "AUTH_008" | "USER_001" | "USER_002" | "USER_003" | "VALIDATION_001" | "VALIDATION_002" | "VALIDATION_003" | "VALIDATION_004" | "TRANSACTION_001" | "TRANSACTION_002" | "TRANSACTION_003" | "TRANSACTION_004" | "TRANSACTION_005" | "TRANSACTION_006" | "TRANSACTION_007" | "TRANSACTION_008" | "TRANSACTION_009" | "TRANSACTION_010" | "CHAIN_001" | "CHAIN_003" | "CHAIN_004" | "RELAYER_001" | "RESOURCE_001" | "RESOURCE_003" | "RESOURCE_004" | "SYSTEM_001" | "SYSTEM_002";
                 message: string;
                 /** @enum {string} */
                 category: "AUTH" | "USER" | "VALIDATION" | "TRANSACTION" | "CHAIN" | "RELAYER" | "RESOURCE" | "SYSTEM";
@@ -4443,6 +4854,7 @@ export interface operations {
                  *       "isAuthenticatedTx": false,
                  *       "derivationPath": "string",
                  *       "validUntil": 1767225600,
+                 *       "endUser": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
                  *       "authorizationList": [
                  *         {
                  *           "chainId": 31337,
@@ -4727,6 +5139,7 @@ export interface operations {
                  *         "isAuthenticatedTx": false,
                  *         "derivationPath": "string",
                  *         "validUntil": 1767225600,
+                 *         "endUser": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
                  *         "authorizationList": [
                  *           {
                  *             "chainId": 31337,
@@ -4789,6 +5202,7 @@ export interface operations {
                      *           "minedAt": "2026-11-23T12:00:00.000Z",
                      *           "settledAt": "2026-11-23T12:00:00.000Z"
                      *         },
+                     *         "policyId": "string",
                      *         "timedOut": false,
                      *         "receipt": {
                      *           "transactionHash": "string",
@@ -4863,6 +5277,7 @@ export interface operations {
                      *           "minedAt": "2026-11-23T12:00:00.000Z",
                      *           "settledAt": "2026-11-23T12:00:00.000Z"
                      *         },
+                     *         "policyId": "string",
                      *         "timedOut": false,
                      *         "receipt": {
                      *           "transactionHash": "string",
@@ -5124,6 +5539,7 @@ export interface operations {
                  *       "isAuthenticatedTx": false,
                  *       "derivationPath": "string",
                  *       "validUntil": 1767225600,
+                 *       "endUser": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
                  *       "authorizationList": [
                  *         {
                  *           "chainId": 31337,
@@ -5641,6 +6057,7 @@ export interface operations {
                      *           "minedAt": "2026-11-23T12:00:00.000Z",
                      *           "settledAt": "2026-11-23T12:00:00.000Z"
                      *         },
+                     *         "policyId": "string",
                      *         "timedOut": false,
                      *         "receipt": {
                      *           "transactionHash": "string",
@@ -5848,6 +6265,7 @@ export interface operations {
                      *               "minedAt": "2026-11-23T12:00:00.000Z",
                      *               "settledAt": "2026-11-23T12:00:00.000Z"
                      *             },
+                     *             "policyId": "string",
                      *             "timedOut": false,
                      *             "receipt": {
                      *               "transactionHash": "string",
@@ -6067,6 +6485,7 @@ export interface operations {
                      *           "minedAt": "2026-11-23T12:00:00.000Z",
                      *           "settledAt": "2026-11-23T12:00:00.000Z"
                      *         },
+                     *         "policyId": "string",
                      *         "timedOut": false,
                      *         "receipt": {
                      *           "transactionHash": "string",
@@ -6319,6 +6738,7 @@ export interface operations {
                      *           "minedAt": "2026-11-23T12:00:00.000Z",
                      *           "settledAt": "2026-11-23T12:00:00.000Z"
                      *         },
+                     *         "policyId": "string",
                      *         "timedOut": false,
                      *         "receipt": {
                      *           "transactionHash": "string",
@@ -6670,6 +7090,199 @@ export interface operations {
             };
         };
     };
+    ChargeAuditController_run: {
+        parameters: {
+            query?: {
+                /**
+                 * @description start, inclusive (ISO 8601); default `to` − 31 days
+                 * @example 2026-11-01T00:00:00.000Z
+                 */
+                from?: string;
+                /**
+                 * @description end, exclusive (ISO 8601); default now
+                 * @example 2026-11-28T00:00:00.000Z
+                 */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "from": "string",
+                     *         "to": "string",
+                     *         "items": [
+                     *           {
+                     *             "txId": "string",
+                     *             "chainId": 31337,
+                     *             "executionTxHash": "0xabababababababababababababababababababababababababababababababab",
+                     *             "gasUsed": "21000",
+                     *             "effectiveGasPrice": "1000000000",
+                     *             "l1Fee": "0",
+                     *             "valueWei": "0",
+                     *             "nativePriceUsd": 3000,
+                     *             "costUSD": 1,
+                     *             "chargedUsd": 1,
+                     *             "onChain": "match",
+                     *             "detail": "string"
+                     *           }
+                     *         ],
+                     *         "ok": false,
+                     *         "truncated": false
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ChargeAuditDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_001 (invalid input), VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_001",
+                     *         "message": "invalid input",
+                     *         "category": "VALIDATION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CHAIN_003 (blockchain RPC error), SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "CHAIN_003",
+                     *         "message": "blockchain RPC error",
+                     *         "category": "CHAIN",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     WebhooksController_register: {
         parameters: {
             query?: {
@@ -6693,7 +7306,10 @@ export interface operations {
                  *         "secret": "string",
                  *         "apiKeyVar": "X-Api-Key",
                  *         "apiKeyPlacement": "header",
-                 *         "enabled": true
+                 *         "enabled": true,
+                 *         "events": [
+                 *           "tx.status"
+                 *         ]
                  *       }
                  *     ]
                  */
@@ -6717,7 +7333,10 @@ export interface operations {
                      *           "authType": "none",
                      *           "apiKeyVar": "string",
                      *           "apiKeyPlacement": "header",
-                     *           "enabled": false
+                     *           "enabled": false,
+                     *           "events": [
+                     *             "tx.status"
+                     *           ]
                      *         }
                      *       ],
                      *       "signingSecret": "string"
@@ -6884,6 +7503,9 @@ export interface operations {
                      *             "url": "string",
                      *             "authType": "none",
                      *             "enabled": false,
+                     *             "events": [
+                     *               "tx.status"
+                     *             ],
                      *             "createdAt": "string"
                      *           }
                      *         ],
@@ -7241,6 +7863,149 @@ export interface operations {
             };
         };
     };
+    WebhookTestController_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "url": "string",
+                     *           "status": 1,
+                     *           "ms": 1,
+                     *           "error": "string"
+                     *         }
+                     *       ],
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookTestResultDto"][];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     AdminWebhooksController_list: {
         parameters: {
             query?: {
@@ -7511,6 +8276,1284 @@ export interface operations {
                      *       "error": {
                      *         "code": "RESOURCE_001",
                      *         "message": "requested resource not found",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    PoliciesController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "string",
+                     *           "name": "string",
+                     *           "enabled": false,
+                     *           "chainIds": [
+                     *             1
+                     *           ],
+                     *           "targets": [
+                     *             {
+                     *               "address": "string",
+                     *               "selectors": [
+                     *                 "string"
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "startsAt": "string",
+                     *           "endsAt": "string",
+                     *           "budgetUsd": 1,
+                     *           "perEndUser": {
+                     *             "maxUsd": 1,
+                     *             "maxTxs": 1,
+                     *             "windowSeconds": 1
+                     *           },
+                     *           "endUsers": {
+                     *             "allow": [
+                     *               "string"
+                     *             ],
+                     *             "deny": [
+                     *               "string"
+                     *             ]
+                     *           },
+                     *           "maxGasPriceGwei": 1,
+                     *           "createdAt": "string"
+                     *         }
+                     *       ],
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PolicyDto"][];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    PoliciesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Launch campaign",
+                 *       "enabled": true,
+                 *       "chainIds": [
+                 *         84532
+                 *       ],
+                 *       "targets": [
+                 *         {
+                 *           "address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                 *           "selectors": [
+                 *             "0xa9059cbb"
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "startsAt": "2026-12-01T00:00:00Z",
+                 *       "endsAt": "2026-12-05T00:00:00Z",
+                 *       "budgetUsd": 200,
+                 *       "perEndUser": {
+                 *         "maxUsd": 5,
+                 *         "maxTxs": 5,
+                 *         "windowSeconds": 86400
+                 *       },
+                 *       "endUsers": {
+                 *         "allow": [
+                 *           "string"
+                 *         ],
+                 *         "deny": [
+                 *           "string"
+                 *         ]
+                 *       },
+                 *       "maxGasPriceGwei": 30
+                 *     }
+                 */
+                "application/json": components["schemas"]["PolicyInputDto"];
+            };
+        };
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "string",
+                     *         "name": "string",
+                     *         "enabled": false,
+                     *         "chainIds": [
+                     *           1
+                     *         ],
+                     *         "targets": [
+                     *           {
+                     *             "address": "string",
+                     *             "selectors": [
+                     *               "string"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "startsAt": "string",
+                     *         "endsAt": "string",
+                     *         "budgetUsd": 1,
+                     *         "perEndUser": {
+                     *           "maxUsd": 1,
+                     *           "maxTxs": 1,
+                     *           "windowSeconds": 1
+                     *         },
+                     *         "endUsers": {
+                     *           "allow": [
+                     *             "string"
+                     *           ],
+                     *           "deny": [
+                     *             "string"
+                     *           ]
+                     *         },
+                     *         "maxGasPriceGwei": 1,
+                     *         "createdAt": "string"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PolicyDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_001 (invalid input), VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_001",
+                     *         "message": "invalid input",
+                     *         "category": "VALIDATION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    PoliciesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example string */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "string",
+                     *         "name": "string",
+                     *         "enabled": false,
+                     *         "chainIds": [
+                     *           1
+                     *         ],
+                     *         "targets": [
+                     *           {
+                     *             "address": "string",
+                     *             "selectors": [
+                     *               "string"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "startsAt": "string",
+                     *         "endsAt": "string",
+                     *         "budgetUsd": 1,
+                     *         "perEndUser": {
+                     *           "maxUsd": 1,
+                     *           "maxTxs": 1,
+                     *           "windowSeconds": 1
+                     *         },
+                     *         "endUsers": {
+                     *           "allow": [
+                     *             "string"
+                     *           ],
+                     *           "deny": [
+                     *             "string"
+                     *           ]
+                     *         },
+                     *         "maxGasPriceGwei": 1,
+                     *         "createdAt": "string"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PolicyDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_004",
+                     *         "message": "schema validation failed",
+                     *         "category": "VALIDATION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_001 (requested resource not found). */
+            404: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_001",
+                     *         "message": "requested resource not found",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    PoliciesController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example string */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "string",
+                     *         "deleted": false
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["DeletedPolicyDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_004",
+                     *         "message": "schema validation failed",
+                     *         "category": "VALIDATION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_001 (requested resource not found). */
+            404: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_001",
+                     *         "message": "requested resource not found",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    PoliciesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example string */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Launch campaign",
+                 *       "enabled": true,
+                 *       "chainIds": [
+                 *         84532
+                 *       ],
+                 *       "targets": [
+                 *         {
+                 *           "address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                 *           "selectors": [
+                 *             "0xa9059cbb"
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "startsAt": "2026-12-01T00:00:00Z",
+                 *       "endsAt": "2026-12-05T00:00:00Z",
+                 *       "budgetUsd": 200,
+                 *       "perEndUser": {
+                 *         "maxUsd": 5,
+                 *         "maxTxs": 5,
+                 *         "windowSeconds": 86400
+                 *       },
+                 *       "endUsers": {
+                 *         "allow": [
+                 *           "string"
+                 *         ],
+                 *         "deny": [
+                 *           "string"
+                 *         ]
+                 *       },
+                 *       "maxGasPriceGwei": 30
+                 *     }
+                 */
+                "application/json": components["schemas"]["PolicyInputDto"];
+            };
+        };
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "string",
+                     *         "name": "string",
+                     *         "enabled": false,
+                     *         "chainIds": [
+                     *           1
+                     *         ],
+                     *         "targets": [
+                     *           {
+                     *             "address": "string",
+                     *             "selectors": [
+                     *               "string"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "startsAt": "string",
+                     *         "endsAt": "string",
+                     *         "budgetUsd": 1,
+                     *         "perEndUser": {
+                     *           "maxUsd": 1,
+                     *           "maxTxs": 1,
+                     *           "windowSeconds": 1
+                     *         },
+                     *         "endUsers": {
+                     *           "allow": [
+                     *             "string"
+                     *           ],
+                     *           "deny": [
+                     *             "string"
+                     *           ]
+                     *         },
+                     *         "maxGasPriceGwei": 1,
+                     *         "createdAt": "string"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PolicyDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_001 (invalid input), VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_001",
+                     *         "message": "invalid input",
+                     *         "category": "VALIDATION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_001 (requested resource not found). */
+            404: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_001",
+                     *         "message": "requested resource not found",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    PoliciesController_usage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example string */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "spentUsd": 1,
+                     *         "reservedUsd": 1,
+                     *         "txCount": 1,
+                     *         "endUsers": [
+                     *           {
+                     *             "address": "string",
+                     *             "spentUsd": 1,
+                     *             "txCount": 1,
+                     *             "windowResetsAt": "string"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PolicyUsageDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_004",
+                     *         "message": "schema validation failed",
+                     *         "category": "VALIDATION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_001 (requested resource not found). */
+            404: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_001",
+                     *         "message": "requested resource not found",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
                      *         "category": "RESOURCE",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
@@ -11276,6 +13319,344 @@ export interface operations {
                      *       "error": {
                      *         "code": "RESOURCE_001",
                      *         "message": "requested resource not found",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    FundingController_info: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "depositAddress": "0x1111111111111111111111111111111111111111",
+                     *         "chains": [
+                     *           {
+                     *             "chainId": 31337,
+                     *             "tokens": [
+                     *               {
+                     *                 "address": "0x0000000000000000000000000000000000000000",
+                     *                 "symbol": "USDC",
+                     *                 "decimals": 6
+                     *               }
+                     *             ],
+                     *             "confirmations": 3
+                     *           }
+                     *         ]
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["FundingDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    FundingController_list: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Default: 50.
+                 * @example 1
+                 */
+                limit?: number;
+                /**
+                 * @description `nextCursor` of the previous page
+                 * @example 42
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "chainId": 31337,
+                     *             "txHash": "0xabababababababababababababababababababababababababababababababab",
+                     *             "logIndex": 3,
+                     *             "token": "string",
+                     *             "amount": "25000000",
+                     *             "creditedUsd": 25,
+                     *             "status": "seen",
+                     *             "confirmations": 3,
+                     *             "creditedAt": null
+                     *           }
+                     *         ],
+                     *         "nextCursor": null
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["DepositListDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_001 (invalid input), VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_001",
+                     *         "message": "invalid input",
+                     *         "category": "VALIDATION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_001 (unauthorized access), AUTH_002 (invalid API key), AUTH_004 (invalid JWT), AUTH_005 (expired JWT). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_003 (request origin (IP or Origin) not allowed for this account), USER_002 (account disabled). */
+            403: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_003",
+                     *         "message": "request origin (IP or Origin) not allowed for this account",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
                      *         "category": "RESOURCE",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
