@@ -23,7 +23,7 @@ import { io, Socket } from 'socket.io-client';
  */
 const CHAIN_ID = 31501;
 const CONFIRMATIONS = 3;
-const PORT = CONDITIONS_PORT + 40;
+const PORT = CONDITIONS_PORT + 70;
 
 describe('deposits (self-serve funding)', () => {
   let chain: ScenarioChain;

@@ -28,7 +28,7 @@ describe('in-flight bound per key across worker processes', () => {
   const clean = { doubled: 0, lost: 0, failedButExecuted: 0, pending: 0, ledgerDiff: 0n, chargeDiff: 0n };
 
   it(`two workers on one key: the node never sees more than ${BOUND} pending from it (no "txpool is full"), all EXECUTED`, async () => {
-    const chainId = 31441;
+    const chainId = 31461;
     s = await startScenario({ name: 'bound-two-workers', chainId, basePort: CONDITIONS_PORT + 20, proxy: { pendingCap: BOUND }, confirmations: 1, workers: 2, env: ONE_KEY });
     await s.chain.intervalMining(2);
     const batch = await s.submit(24);
@@ -51,7 +51,7 @@ describe('in-flight bound per key across worker processes', () => {
   }, 180_000);
 
   it("a SIGKILLed worker's slots come back within seconds, with nothing mined meanwhile", async () => {
-    const chainId = 31442;
+    const chainId = 31462;
     s = await startScenario({ name: 'bound-killed', chainId, basePort: CONDITIONS_PORT + 22, confirmations: 1, workers: 1, env: ONE_KEY });
     const key = `${chainId}:${sender.toLowerCase()}`;
     // Nothing is mined: the worker's transactions stay in flight and hold their slots.
