@@ -11,6 +11,12 @@ export interface StartAnvilOptions {
   blockTimeSec?: number;
   /** How long to wait for eth_chainId to answer. */
   readyTimeoutMs?: number;
+  /**
+   * Keep no past states (`--prune-history`): reads at an old block then fail. For scale runs
+   * (LOCAL_EXTRA_POOLS): anvil writes each block's whole state to its cache directory, and
+   * 20,000 pools' worth of blocks filled ~190 GB of /tmp before the deployment ended.
+   */
+  pruneHistory?: boolean;
 }
 
 export interface AnvilHandle {
@@ -70,6 +76,7 @@ export async function startAnvil(opts: StartAnvilOptions): Promise<AnvilHandle> 
   const host = process.env.LOCAL_BIND_HOST ?? '127.0.0.1';
   const args = ['--hardfork', 'prague', '--port', String(opts.port), '--chain-id', String(opts.chainId), '--host', host, '--silent'];
   if (opts.blockTimeSec !== undefined) args.push('--block-time', String(opts.blockTimeSec));
+  if (opts.pruneHistory) args.push('--prune-history');
   // anvil moves old states to disk under ~/.foundry/anvil/tmp and leaves them there when it is
   // stopped (3.5 GB after one bench:relay, 77 GB in a day of test and bench runs): a directory of
   // its own, removed when it exits, keeps the history queries working and the disk clean.

@@ -20,6 +20,9 @@ export interface DevnetChainSpec {
   blockTimeSec?: number;
 }
 
+/** From this many extra pools on, the chains keep no past states (see StartAnvilOptions.pruneHistory). */
+export const PRUNE_HISTORY_FROM_POOLS = 1_000;
+
 export interface BringUpDevnetOptions {
   chains: DevnetChainSpec[];
   fund?: string[];
@@ -52,7 +55,7 @@ export async function bringUpDevnet(opts: BringUpDevnetOptions): Promise<Devnet>
   const timingsMs = { anvil: 0, compile: 0, deploy: 0 };
   let t = performance.now();
   // allSettled: if one anvil fails to start, the others must still be stopped.
-  const started = await Promise.allSettled(opts.chains.map((c) => startAnvil({ port: c.port, chainId: c.chainId, blockTimeSec: c.blockTimeSec })));
+  const started = await Promise.allSettled(opts.chains.map((c) => startAnvil({ port: c.port, chainId: c.chainId, blockTimeSec: c.blockTimeSec, pruneHistory: (opts.extraPools ?? 0) >= PRUNE_HISTORY_FROM_POOLS })));
   const anvils = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   const stop = async (): Promise<void> => {
     await Promise.all(anvils.map((a) => a.stop()));
