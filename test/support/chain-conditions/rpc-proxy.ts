@@ -60,7 +60,7 @@ export interface ProxyStats {
   /** Calls per JSON-RPC method. */
   methods: Record<string, number>;
   /** Every eth_getLogs range asked for, refused ones included. */
-  getLogs: Array<{ fromBlock: number; toBlock: number; refused: boolean }>;
+  getLogs: Array<{ fromBlock: number; toBlock: number; refused: boolean; topic0: unknown }>;
   /** Connections cut while dead. */
   cut: number;
   /** Requests answered 429 by the rate limit. */
@@ -210,11 +210,11 @@ export async function startRpcProxy(upstream: string, port: number, options: Par
     stats.calls++;
     stats.methods[req.method] = (stats.methods[req.method] ?? 0) + 1;
     if (req.method === 'eth_getLogs') {
-      const filter = (req.params?.[0] ?? {}) as { fromBlock?: string; toBlock?: string };
+      const filter = (req.params?.[0] ?? {}) as { fromBlock?: string; toBlock?: string; topics?: unknown[] };
       const num = (tag: string | undefined) => (tag && tag.startsWith('0x') ? Number(BigInt(tag)) : heads[heads.length - 1].block);
       const range = { fromBlock: num(filter.fromBlock), toBlock: num(filter.toBlock) };
       const refused = opts.maxLogRange !== null && range.toBlock - range.fromBlock + 1 > opts.maxLogRange;
-      stats.getLogs.push({ ...range, refused });
+      stats.getLogs.push({ ...range, refused, topic0: filter.topics?.[0] ?? null });
       if (refused) return errorOf(req.id, `query exceeds max block range ${opts.maxLogRange}`, -32005);
     }
     const faulty = /^(eth|net|web3)_/.test(req.method);
