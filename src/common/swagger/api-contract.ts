@@ -93,13 +93,13 @@ function envelopeSchema(envelope: ApiEnvelope, data: SchemaObject | ReferenceObj
     return {
       type: 'object',
       required: ['code', 'message', 'data'],
-      properties: { code: { type: 'integer', enum: [0] }, message: { type: 'string', enum: ['success'] }, data },
+      properties: { code: { type: 'integer', enum: [0], example: 0 }, message: { type: 'string', enum: ['success'], example: 'success' }, data },
     };
   }
   return {
     type: 'object',
     required: ['success', 'data', 'timestamp'],
-    properties: { success: { type: 'boolean', enum: [true] }, data, timestamp: { type: 'string', format: 'date-time', example: EXAMPLE_TIMESTAMP } },
+    properties: { success: { type: 'boolean', enum: [true], example: true }, data, timestamp: { type: 'string', format: 'date-time', example: EXAMPLE_TIMESTAMP } },
   };
 }
 
