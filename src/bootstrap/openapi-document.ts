@@ -136,6 +136,9 @@ export function exampleOf(schema: SchemaObject | ReferenceObject | undefined, re
 function fillPropertyExamples(where: string, schema: SchemaObject): void {
   for (const [name, prop] of Object.entries(schema.properties ?? {})) {
     if ('$ref' in prop) continue;
+    // OpenAPI 3.0.3: `nullable` does not widen an `enum`, so a null value must be listed for
+    // validators (and generated types) to accept it.
+    if (prop.nullable && prop.enum && !prop.enum.includes(null)) prop.enum = [...prop.enum, null];
     if (prop.properties) fillPropertyExamples(`${where}.${name}`, prop);
     const items = prop.type === 'array' && prop.items && !('$ref' in prop.items) ? prop.items : undefined;
     if (items?.properties) fillPropertyExamples(`${where}.${name}[]`, items);
