@@ -161,6 +161,12 @@ const RATE_LIMIT_HEADERS: HeadersObject = {
   'RateLimit-Remaining': { description: 'requests left in the current window', schema: { type: 'integer', example: 599 } },
   'RateLimit-Reset': { description: 'seconds until the oldest counted request leaves the window', schema: { type: 'integer', example: 60 } },
 };
+/** The same headers as a denied request shows them: nothing left in the window. */
+const RATE_LIMIT_HEADERS_WHEN_DENIED: HeadersObject = {
+  'RateLimit-Limit': RATE_LIMIT_HEADERS['RateLimit-Limit'],
+  'RateLimit-Remaining': { description: 'requests left in the current window', schema: { type: 'integer', example: 0 } },
+  'RateLimit-Reset': { description: 'seconds until the oldest counted request leaves the window', schema: { type: 'integer', example: 12 } },
+};
 const RETRY_AFTER: HeadersObject = { 'Retry-After': { description: 'seconds to wait before the next request can pass', schema: { type: 'integer', example: 12 } } };
 
 /**
@@ -188,7 +194,8 @@ function declareRateLimit(op: OperationObject, path: string, limit: RouteLimit):
     },
     headers: {
       ...(existing?.headers ?? ERROR_HEADERS),
-      ...RATE_LIMIT_HEADERS,
+      'X-Error-Code': { description: 'the catalog code', schema: { type: 'string', example: 'RESOURCE_003' } },
+      ...RATE_LIMIT_HEADERS_WHEN_DENIED,
       ...RETRY_AFTER,
     },
   };
