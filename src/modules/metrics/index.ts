@@ -1,3 +1,2 @@
 /** What other modules may use of metrics. */
 export { MetricsService } from './metrics.service';
-export { MetricsListener } from './metrics-listener.service';

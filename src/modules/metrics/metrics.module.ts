@@ -1,15 +1,14 @@
 import { Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { HttpMetricsMiddleware } from './http-metrics.middleware';
 import { MetricsAccessGuard } from './metrics-access.guard';
-import { MetricsListener } from './metrics-listener.service';
 import { MetricsController } from './metrics.controller';
 import { MetricsService } from './metrics.service';
 
 @Global()
 @Module({
   controllers: [MetricsController],
-  providers: [MetricsService, MetricsAccessGuard, MetricsListener],
-  exports: [MetricsService, MetricsListener],
+  providers: [MetricsService, MetricsAccessGuard],
+  exports: [MetricsService],
 })
 export class MetricsModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

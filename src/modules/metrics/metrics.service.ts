@@ -1,4 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppConfig } from '../../config/app-config';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** The process's Prometheus registry; modules add their own metrics through it. */
@@ -14,10 +17,19 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  /** `code`: the catalog code of the error envelope (X-Error-Code), `none` when the answer carried none (a 404 of an unknown static path, a socket error). */
   readonly httpErrors = new Counter({
     name: 'http_errors_total',
-    help: 'HTTP responses with status >= 400 by route and status',
-    labelNames: ['method', 'route', 'status'],
+    help: 'HTTP responses with status >= 400 by route, status and error code (the envelope\'s catalog code)',
+    labelNames: ['method', 'route', 'status', 'code'],
+    registers: [this.registry],
+  });
+
+  /** Always 1: the labels say what runs (version, commit, role, Node.js), so dashboards can join on them. */
+  readonly buildInfo = new Gauge({
+    name: 'build_info',
+    help: 'Build and role of this process (value always 1)',
+    labelNames: ['version', 'commit', 'role', 'node_version'],
     registers: [this.registry],
   });
 
@@ -163,7 +175,19 @@ export class MetricsService {
     registers: [this.registry],
   });
 
-  constructor() {
+  constructor(@Optional() config?: AppConfig) {
     collectDefaultMetrics({ register: this.registry });
+    this.buildInfo.set(buildLabels(config?.APP_ROLE ?? 'all'), 1);
   }
+}
+
+/** version from package.json beside src/ or dist/, commit from BUILD_COMMIT (set by the image build). */
+function buildLabels(role: string): { version: string; commit: string; role: string; node_version: string } {
+  let version = 'unknown';
+  try {
+    version = (JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as { version?: string }).version ?? version;
+  } catch {
+    // dist/ without package.json beside it: the label says unknown.
+  }
+  return { version, commit: process.env.BUILD_COMMIT || 'unknown', role, node_version: process.version };
 }
