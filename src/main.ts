@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+// Before anything requires http, express, pg or ioredis (a no-op unless OTEL_EXPORTER_OTLP_ENDPOINT is set).
+import './common/trace/otel-bootstrap';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';

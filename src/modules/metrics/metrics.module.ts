@@ -3,11 +3,12 @@ import { HttpMetricsMiddleware } from './http-metrics.middleware';
 import { MetricsAccessGuard } from './metrics-access.guard';
 import { MetricsController } from './metrics.controller';
 import { MetricsService } from './metrics.service';
+import { TracingFlush } from './tracing-flush.service';
 
 @Global()
 @Module({
   controllers: [MetricsController],
-  providers: [MetricsService, MetricsAccessGuard],
+  providers: [MetricsService, MetricsAccessGuard, TracingFlush],
   exports: [MetricsService],
 })
 export class MetricsModule implements NestModule {
