@@ -63,12 +63,18 @@ export function runJobTraced<T>(name: string, carrier: TraceCarrier | undefined,
   });
 }
 
-/** A span around `fn` under the active context (JSON-RPC calls). */
-export function traced<T>(name: string, attributes: Record<string, string | number>, fn: () => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
-  if (!enabled) return fn();
+/**
+ * A span around `fn`, a child of the active span; nothing when there is none (background loops:
+ * head polls, health probes) so they do not each start a trace. `outcome` adds attributes from
+ * the result.
+ */
+export function tracedChild<T>(name: string, attributes: Record<string, string | number>, fn: () => Promise<T>, outcome?: (result: T) => Record<string, string | number>, kind: SpanKind = SpanKind.CLIENT): Promise<T> {
+  if (!enabled || !trace.getActiveSpan()) return fn();
   return tracer().startActiveSpan(name, { kind, attributes }, async (span) => {
     try {
-      return await fn();
+      const result = await fn();
+      if (outcome) span.setAttributes(outcome(result));
+      return result;
     } catch (err) {
       failed(span, err);
       throw err;

@@ -1,6 +1,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { stageSpan } from '../../common/trace/tracing';
 import { AppConfig } from '../../config/app-config';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -136,9 +137,14 @@ export class MetricsService {
     registers: [this.registry],
   });
 
-  /** Seconds since `startedMs` into the stage's histogram. */
-  observeStage(chainId: number | string, stage: 'queue_dwell' | 'sign' | 'broadcast' | 'inclusion' | 'settlement', startedMs: number): void {
+  /**
+   * Seconds since `startedMs` into the stage's histogram and, with tracing on, the stage as a
+   * span (relay.stage.<stage>) of the transaction's trace: every stage is measured here, so this
+   * is the one place the pipeline's stages become spans.
+   */
+  observeStage(chainId: number | string, stage: 'queue_dwell' | 'sign' | 'broadcast' | 'inclusion' | 'settlement', startedMs: number, txId?: string): void {
     this.relayStage.observe({ chain: String(chainId), stage }, Math.max(0, Date.now() - startedMs) / 1000);
+    stageSpan(stage, startedMs, { 'relay.chain_id': String(chainId) }, txId);
   }
 
   /**
