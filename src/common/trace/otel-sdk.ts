@@ -20,7 +20,7 @@ export function startTracingFromEnv(env: NodeJS.ProcessEnv = process.env): boole
   const { BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
   const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
   const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
-  const { ExpressInstrumentation } = require('@opentelemetry/instrumentation-express') as typeof import('@opentelemetry/instrumentation-express');
+  const { ExpressInstrumentation, ExpressLayerType } = require('@opentelemetry/instrumentation-express') as typeof import('@opentelemetry/instrumentation-express');
   const { PgInstrumentation } = require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
   const { IORedisInstrumentation } = require('@opentelemetry/instrumentation-ioredis') as typeof import('@opentelemetry/instrumentation-ioredis');
   const sdk = new NodeSDK({
@@ -33,7 +33,8 @@ export function startTracingFromEnv(env: NodeJS.ProcessEnv = process.env): boole
         // Background loops (health probes, receipt polling) would each start a trace of their own.
         requireParentforOutgoingSpans: true,
       }),
-      new ExpressInstrumentation(),
+      // Route handlers only: a span per middleware (CORS, body parser, trace id...) on every request says nothing.
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
       new PgInstrumentation({ requireParentSpan: true }),
       new IORedisInstrumentation({ requireParentSpan: true }),
     ],
