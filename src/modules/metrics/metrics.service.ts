@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stageSpan } from '../../common/trace/tracing';
 import { AppConfig } from '../../config/app-config';
+import { FleetFigures } from './fleet-figures.service';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** The process's Prometheus registry; modules add their own metrics through it. */
@@ -137,6 +138,20 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  /** A relayed transaction accepted: this process's counter and the deployment's figures (FleetFigures). */
+  countSubmitted(chainId: number, type: string): void {
+    this.relaySubmitted.inc({ chain: String(chainId), type });
+    this.fleet?.submitted();
+  }
+
+  /** A relayed transaction reached EXECUTED or FAILED, `latencyMs` after acceptance. */
+  countTerminal(chainId: number, status: string, latencyMs: number): void {
+    const labels = { chain: String(chainId), status };
+    this.relayTerminal.inc(labels);
+    this.relayLatency.observe(labels, latencyMs / 1000);
+    this.fleet?.finished(status, latencyMs / 1000);
+  }
+
   /**
    * Seconds since `startedMs` into the stage's histogram and, with tracing on, the stage as a
    * span (relay.stage.<stage>) of the transaction's trace: every stage is measured here, so this
@@ -181,7 +196,10 @@ export class MetricsService {
     registers: [this.registry],
   });
 
-  constructor(@Optional() config?: AppConfig) {
+  constructor(
+    @Optional() config?: AppConfig,
+    @Optional() private readonly fleet?: FleetFigures,
+  ) {
     collectDefaultMetrics({ register: this.registry });
     this.buildInfo.set(buildLabels(config?.APP_ROLE ?? 'all'), 1);
   }

@@ -206,9 +206,7 @@ export class SettlementService {
    * check (`lowBalanceDue`: only when the settlement left a transition to make), the log line.
    */
   private async announce(notification: TxNotification, latencyMs: number, tx: Pick<RelayTransactionEntity, 'origin'>, lowBalanceDue = true): Promise<void> {
-    const labels = { chain: String(notification.chainId), status: notification.status };
-    this.metrics.relayTerminal.inc(labels);
-    this.metrics.relayLatency.observe(labels, latencyMs / 1000);
+    this.metrics.countTerminal(notification.chainId, notification.status, latencyMs);
     await this.publisher.publish('status', notification, tx.origin);
     if (lowBalanceDue) await this.lowBalance.check(notification.userId);
     this.logger.log(`tx ${notification.txId} ${notification.status}${notification.executionTxHash ? ` ${notification.executionTxHash}` : ''}`);
