@@ -5,6 +5,8 @@ import { AddressInfo, createServer as createTcpServer, Server as TcpServer, Sock
 import { join } from 'node:path';
 import request from 'supertest';
 import { mintCall, randomAddress, testChain, token } from './support/chain-fixtures';
+import type { TestApp } from './support/test-app';
+import { waitForTxs } from './support/wait-for-tx';
 import { TEST_ADMIN_TOKEN, TEST_STATE_DIR, testEnv } from './support/test-env';
 
 const ROOT = join(__dirname, '..');
@@ -251,4 +253,75 @@ describe('observability of the api/worker split', () => {
       await receiver.close();
     }
   }, 240_000);
+
+  describe('in this process', () => {
+    let a: TestApp;
+    let b: TestApp;
+    const adminAuth = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+
+    beforeAll(async () => {
+      const { createTestApp } = await import('./support/test-app');
+      // Two instances of one deployment: A runs the workers, B is API only.
+      a = await createTestApp({ env: { APP_ROLE: 'all' } });
+      b = await createTestApp({ env: { APP_ROLE: 'api' } });
+    });
+    afterAll(async () => {
+      await b?.close();
+      await a?.close();
+    });
+
+    it('request metrics carry the catalog code of the error envelope; build_info names the role; /livez and /readyz on the API port', async () => {
+      await a.http().get('/api/does-not-exist').expect(404);
+      await a.http().post('/api/submit-tx').send({}).expect(401);
+      const text = (await a.http().get('/metrics').expect(200)).text;
+      expect(text).toMatch(/^http_errors_total\{method="GET",route="[^"]*",status="404",code="RESOURCE_001"\} \d+$/m);
+      expect(text).toMatch(/^http_errors_total\{method="POST",route="\/api\/submit-tx",status="401",code="AUTH_001"\} \d+$/m);
+      expect(text).toMatch(/^build_info\{[^}]*role="all"[^}]*\} 1$/m);
+      expect((await b.http().get('/metrics').expect(200)).text).toMatch(/^build_info\{[^}]*role="api"[^}]*\} 1$/m);
+      expect((await a.http().get('/livez').expect(200)).body.status).toBe('alive');
+      const ready = await until('ready', async () => {
+        const r = await b.http().get('/readyz');
+        return r.status === 200 ? r : undefined;
+      });
+      expect(ready.body).toMatchObject({ status: 'ready', checks: { database: { ok: true }, redis: { ok: true } } });
+    });
+
+    it('tracing off, a caller\'s traceparent still names the request: its trace id is the X-Trace-Id and the error body\'s', async () => {
+      const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+      const res = await a.http().get('/api/does-not-exist').set('traceparent', `00-${traceId}-00f067aa0ba902b7-01`).expect(404);
+      expect(res.headers['x-trace-id']).toBe(traceId);
+      expect(res.body.error.traceId).toBe(traceId);
+      // A malformed one is ignored (a fresh id), as an explicit X-Trace-Id wins.
+      expect((await a.http().get('/api/does-not-exist').set('traceparent', '00-zz-00f067aa0ba902b7-01')).headers['x-trace-id']).not.toContain('zz');
+      expect((await a.http().get('/api/does-not-exist').set('traceparent', `00-${traceId}-00f067aa0ba902b7-01`).set('X-Trace-Id', 'mine-12345678')).headers['x-trace-id']).toBe('mine-12345678');
+    });
+
+    it('the operator figures are the deployment\'s: two instances answer the same, counting what either accepted', async () => {
+      const figures = async (t: TestApp) => (await t.http().get('/admin/operator/figures').query({ minutes: 5 }).set(adminAuth).expect(200)).body.data;
+      const before = await figures(b);
+      const { createAccount } = await import('./support/test-app');
+      const { apiKey } = await createAccount(a, 20);
+      const chain = testChain(31337);
+      const send = (t: TestApp) => t.http().post('/api/submit-tx').set('api-key', apiKey).send({ chainId: 31337, to: token(chain, 'USDC'), callData: mintCall(randomAddress(), 1n) }).expect(201);
+      const ids = [(await send(a)).body.data.txId, (await send(b)).body.data.txId] as string[];
+      const rows = await waitForTxs(a, ids, { timeoutMs: 60_000 });
+      expect(rows.map((r) => r.status)).toEqual(['EXECUTED', 'EXECUTED']);
+      // Buffered counts reach Redis within a second.
+      await new Promise((r) => setTimeout(r, 1500));
+      let fromA: Record<string, unknown> = {};
+      let fromB: Record<string, unknown> = {};
+      for (let i = 0; i < 3; i++) {
+        [fromA, fromB] = [await figures(a), await figures(b)];
+        if (JSON.stringify(fromA) === JSON.stringify(fromB)) break;
+      }
+      expect(fromB).toEqual(fromA);
+      const totals = fromA.totals as { submitted: number; executed: number; p50: number | null };
+      expect(totals.submitted).toBeGreaterThanOrEqual(before.totals.submitted + 2);
+      expect(totals.executed).toBeGreaterThanOrEqual(before.totals.executed + 2);
+      expect(totals.p50).toEqual(expect.any(Number));
+      expect(fromA).toMatchObject({ bucketSeconds: 10, pending: expect.any(Number), queues: expect.arrayContaining([expect.objectContaining({ queue: 'relay-send' })]) });
+      expect((fromA.series as unknown[]).length).toBeGreaterThanOrEqual(30);
+      await b.http().get('/admin/operator/figures').expect(401);
+    }, 90_000);
+  });
 });
