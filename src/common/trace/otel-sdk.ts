@@ -17,7 +17,6 @@ export function startTracingFromEnv(env: NodeJS.ProcessEnv = process.env): boole
   if (shutdown || !(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)) return false;
   const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
   const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
-  const { BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
   const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
   const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
   const { ExpressInstrumentation, ExpressLayerType } = require('@opentelemetry/instrumentation-express') as typeof import('@opentelemetry/instrumentation-express');
@@ -25,7 +24,10 @@ export function startTracingFromEnv(env: NodeJS.ProcessEnv = process.env): boole
   const { IORedisInstrumentation } = require('@opentelemetry/instrumentation-ioredis') as typeof import('@opentelemetry/instrumentation-ioredis');
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || 'gas-relay', 'gas_relay.role': env.APP_ROLE || 'all' }),
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+    // Batched as OTEL_BSP_* say. Traces only: metrics stay Prometheus (/metrics), logs stay stdout.
+    traceExporter: new OTLPTraceExporter(),
+    metricReaders: [],
+    logRecordProcessors: [],
     instrumentations: [
       new HttpInstrumentation({
         // Probes and scrapes would be most of the spans and tell nothing.
