@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { markTracingEnabled } from './tracing';
 
 /**
- * OpenTelemetry traces, off by default: the SDK (and its instrumentations: HTTP in and out,
+ * OpenTelemetry traces, off by default: the SDK (and its instrumentations: incoming HTTP,
  * Express, pg, ioredis) is loaded and started only when OTEL_EXPORTER_OTLP_ENDPOINT (or
  * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, exporting OTLP/HTTP JSON. It must run before the
  * application's modules are required, so main.ts imports it first. The standard OTEL_* variables
@@ -32,8 +32,10 @@ export function startTracingFromEnv(env: NodeJS.ProcessEnv = process.env): boole
       new HttpInstrumentation({
         // Probes and scrapes would be most of the spans and tell nothing.
         ignoreIncomingRequestHook: (req: IncomingMessage) => OPS_PATHS.has((req.url ?? '').split('?')[0]),
-        // Background loops (health probes, receipt polling) would each start a trace of their own.
-        requireParentforOutgoingSpans: true,
+        // Outgoing calls are the JSON-RPC ones (ethers over http/https): RpcPool's `rpc <method>`
+        // spans name their provider redacted, where an HTTP span's url.full would hold a keyed
+        // URL; and no traceparent header goes to third-party providers.
+        disableOutgoingRequestInstrumentation: true,
       }),
       // Route handlers only: a span per middleware (CORS, body parser, trace id...) on every request says nothing.
       new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
