@@ -233,6 +233,8 @@ describe('observability of the api/worker split', () => {
       const rpc = spans.filter((s) => s.name.startsWith('rpc '));
       expect(rpc.map((s) => s.name)).toEqual(expect.arrayContaining(['rpc eth_sendRawTransaction']));
       for (const s of rpc) expect(String(s.attributes['server.address'])).toMatch(/^https?:\/\/[^/]+(\/\*\*\*)?(#\d+)?$/);
+      // No outgoing HTTP span: it would name a keyed provider URL in url.full.
+      expect(spans.filter((s) => 'url.full' in s.attributes)).toEqual([]);
       // The worker's job span continues the trace through the job's traceparent; every stage span is in the worker.
       const job = spans.find((s) => s.name === 'relay.send');
       expect(job).toMatchObject({ role: 'worker', kind: 5, attributes: expect.objectContaining({ 'relay.tx_id': txId }) });
