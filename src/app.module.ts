@@ -11,7 +11,7 @@ import { TxSocketModule } from './modules/events/socket/tx-socket.module';
 import { GaslessModule } from './modules/gasless/gasless.module';
 import { GaslessWorkerModule } from './modules/gasless/gasless-worker.module';
 import { IdempotencyModule } from './modules/idempotency';
-import { HealthModule } from './modules/health/health.module';
+import { HealthModule } from './modules/health';
 import { MetricsModule } from './modules/metrics/metrics.module';
 import { PoliciesModule } from './modules/policies';
 import { PricingModule } from './modules/pricing';

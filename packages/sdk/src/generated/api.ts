@@ -917,6 +917,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/operator/figures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The deployment's throughput and latency (10-second buckets), PENDING backlog and queue depths, from Redis and PostgreSQL: every instance answers the same */
+        get: operations["OperatorFiguresController_read"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/funding": {
         parameters: {
             query?: never;
@@ -3109,6 +3126,49 @@ export interface components {
              * @enum {string}
              */
             state: "active" | "draining" | "retired";
+        };
+        FleetPointDto: {
+            /**
+             * @description Start of the 10-second bucket (Unix seconds)
+             * @example 1795750000
+             */
+            t: number;
+            /** @description Relayed transactions accepted in the bucket, by every API instance */
+            submitted: number;
+            /** @description Transactions that reached EXECUTED in the bucket */
+            executed: number;
+            /** @description Transactions that reached FAILED in the bucket */
+            failed: number;
+            /** @description Acceptance to final status, median of the bucket (seconds; the upper bound of its latency bucket); null with no final status */
+            p50: number | null;
+            /** @description The same, 95th percentile */
+            p95: number | null;
+        };
+        FleetTotalsDto: {
+            submitted: number;
+            executed: number;
+            failed: number;
+            p50: number | null;
+            p95: number | null;
+        };
+        QueueDepthDto: {
+            /** @example relay-send */
+            queue: string;
+            waiting: number;
+            active: number;
+            delayed: number;
+        };
+        OperatorFiguresDto: {
+            /** @example 10 */
+            bucketSeconds: number;
+            /** @description Oldest first; the last bucket is still filling */
+            series: components["schemas"]["FleetPointDto"][];
+            /** @description The whole series summed */
+            totals: components["schemas"]["FleetTotalsDto"];
+            /** @description Relayed transactions PENDING now (PostgreSQL) */
+            pending: number;
+            /** @description BullMQ jobs per queue now (Redis) */
+            queues: components["schemas"]["QueueDepthDto"][];
         };
         FundingTokenDto: {
             /**
@@ -15582,6 +15642,151 @@ export interface operations {
                      *         "code": "RESOURCE_003",
                      *         "message": "resource limit exceeded",
                      *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    OperatorFiguresController_read: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Length of the series, in minutes back from now. Default: 10.
+                 * @example 1
+                 */
+                minutes?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "bucketSeconds": 10,
+                     *         "series": [
+                     *           {
+                     *             "t": 1795750000,
+                     *             "submitted": 1,
+                     *             "executed": 1,
+                     *             "failed": 1,
+                     *             "p50": 1,
+                     *             "p95": 1
+                     *           }
+                     *         ],
+                     *         "totals": {
+                     *           "submitted": 1,
+                     *           "executed": 1,
+                     *           "failed": 1,
+                     *           "p50": 1,
+                     *           "p95": 1
+                     *         },
+                     *         "pending": 1,
+                     *         "queues": [
+                     *           {
+                     *             "queue": "relay-send",
+                     *             "waiting": 1,
+                     *             "active": 1,
+                     *             "delayed": 1
+                     *           }
+                     *         ]
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["OperatorFiguresDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_004",
+                     *         "message": "schema validation failed",
+                     *         "category": "VALIDATION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_001 (unauthorized access). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"

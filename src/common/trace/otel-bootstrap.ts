@@ -1,0 +1,4 @@
+import { startTracingFromEnv } from './otel-sdk';
+
+// Imported first by main.ts: the instrumentations patch http, express, pg and ioredis as they are required.
+startTracingFromEnv();
