@@ -120,8 +120,10 @@ describe('deploy kit: Helm chart', () => {
         expect(portNames).toContain((p.httpGet ?? p.tcpSocket).port);
       }
     }
-    expect(containerOf(deployment(docs, 'api')).readinessProbe.httpGet.path).toBe('/health');
-    expect(containerOf(deployment(docs, 'worker')).readinessProbe.httpGet).toEqual({ path: '/metrics', port: 'metrics' });
+    expect(containerOf(deployment(docs, 'api')).readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
+    expect(containerOf(deployment(docs, 'api')).livenessProbe.httpGet).toEqual({ path: '/livez', port: 'http' });
+    expect(containerOf(deployment(docs, 'worker')).readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'metrics' });
+    expect(containerOf(deployment(docs, 'worker')).livenessProbe.httpGet).toEqual({ path: '/livez', port: 'metrics' });
     const config = byKind(docs, 'ConfigMap').find((d) => d.metadata.name.endsWith('-config'))!;
     expect(config.data).toMatchObject({ METRICS_PORT: '9464', DB_RUN_MIGRATIONS: 'false', CHAINS_FILE: '/etc/gas-relay/chains.json' });
   });
@@ -276,7 +278,7 @@ describe('deploy kit: compose, image and healthcheck', () => {
   describe('docker/healthcheck.js', () => {
     const servers: Server[] = [];
     const serve = async (status: number): Promise<number> => {
-      const server = createServer((req, res) => res.writeHead(req.url === '/health' || req.url === '/metrics' ? status : 404).end());
+      const server = createServer((req, res) => res.writeHead(req.url === '/readyz' ? status : 404).end());
       servers.push(server);
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
       return (server.address() as AddressInfo).port;
@@ -288,15 +290,16 @@ describe('deploy kit: compose, image and healthcheck', () => {
         (err: { code: number }) => err.code,
       );
 
-    it('api: 0 when /health answers 200, 1 on 503 or no answer; worker: asks /metrics on METRICS_PORT', async () => {
+    it('0 when /readyz answers 200, 1 on 503 or no answer; METRICS_PORT first, else PORT', async () => {
       expect(await check({ APP_ROLE: 'api', PORT: String(await serve(200)) })).toBe(0);
       expect(await check({ APP_ROLE: 'api', PORT: String(await serve(503)) })).toBe(1);
       const closed = await serve(200);
       servers.pop()!.close();
       await new Promise((r) => setTimeout(r, 50));
       expect(await check({ APP_ROLE: 'all', PORT: String(closed) })).toBe(1);
-      expect(await check({ APP_ROLE: 'worker', METRICS_PORT: String(await serve(200)) })).toBe(0);
-      expect(await check({ APP_ROLE: 'worker', METRICS_PORT: String(await serve(500)) })).toBe(1);
+      expect(await check({ APP_ROLE: 'worker', METRICS_PORT: String(await serve(200)), PORT: String(closed) })).toBe(0);
+      expect(await check({ APP_ROLE: 'worker', METRICS_PORT: String(await serve(503)) })).toBe(1);
+      expect(await check({ APP_ROLE: 'worker', PORT: String(await serve(200)) })).toBe(0);
     });
   });
 });
