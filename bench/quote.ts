@@ -465,7 +465,7 @@ async function quality(stack: Stack): Promise<QualityRow[]> {
     [extra[i], extra[j]] = [extra[j], extra[i]];
   }
   const tokens = SETTINGS.extraPools > 0 ? [...own, ...extra].slice(0, Math.max(2, SETTINGS.qualityTokens)) : all;
-  return routerQuality(market.graph, [...market.pools.values()], decimals, 31337, tokens, SETTINGS.qualityChunks, SETTINGS.logs ? log : undefined);
+  return routerQuality(market.graph, decimals, 31337, tokens, SETTINGS.qualityChunks, SETTINGS.logs ? log : undefined);
 }
 
 async function main(): Promise<number> {
