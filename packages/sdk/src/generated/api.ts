@@ -3133,29 +3133,52 @@ export interface components {
              * @example 1795750000
              */
             t: number;
-            /** @description Relayed transactions accepted in the bucket, by every API instance */
+            /**
+             * @description Relayed transactions accepted in the bucket, by every API instance
+             * @example 42
+             */
             submitted: number;
-            /** @description Transactions that reached EXECUTED in the bucket */
+            /**
+             * @description Transactions that reached EXECUTED in the bucket
+             * @example 40
+             */
             executed: number;
-            /** @description Transactions that reached FAILED in the bucket */
+            /**
+             * @description Transactions that reached FAILED in the bucket
+             * @example 1
+             */
             failed: number;
-            /** @description Acceptance to final status, median of the bucket (seconds; the upper bound of its latency bucket); null with no final status */
+            /**
+             * @description Acceptance to final status, median of the bucket (seconds; the upper bound of its latency bucket); null with no final status
+             * @example 2.5
+             */
             p50: number | null;
-            /** @description The same, 95th percentile */
+            /**
+             * @description The same, 95th percentile
+             * @example 5
+             */
             p95: number | null;
         };
         FleetTotalsDto: {
+            /** @example 2520 */
             submitted: number;
+            /** @example 2498 */
             executed: number;
+            /** @example 12 */
             failed: number;
+            /** @example 2.5 */
             p50: number | null;
+            /** @example 5 */
             p95: number | null;
         };
         QueueDepthDto: {
             /** @example relay-send */
             queue: string;
+            /** @example 3 */
             waiting: number;
+            /** @example 16 */
             active: number;
+            /** @example 0 */
             delayed: number;
         };
         OperatorFiguresDto: {
@@ -3165,7 +3188,10 @@ export interface components {
             series: components["schemas"]["FleetPointDto"][];
             /** @description The whole series summed */
             totals: components["schemas"]["FleetTotalsDto"];
-            /** @description Relayed transactions PENDING now (PostgreSQL) */
+            /**
+             * @description Relayed transactions PENDING now (PostgreSQL)
+             * @example 7
+             */
             pending: number;
             /** @description BullMQ jobs per queue now (Redis) */
             queues: components["schemas"]["QueueDepthDto"][];
@@ -15682,7 +15708,7 @@ export interface operations {
             query?: {
                 /**
                  * @description Length of the series, in minutes back from now. Default: 10.
-                 * @example 1
+                 * @example 10
                  */
                 minutes?: number;
             };
@@ -15695,6 +15721,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15706,27 +15738,27 @@ export interface operations {
                      *         "series": [
                      *           {
                      *             "t": 1795750000,
-                     *             "submitted": 1,
-                     *             "executed": 1,
+                     *             "submitted": 42,
+                     *             "executed": 40,
                      *             "failed": 1,
-                     *             "p50": 1,
-                     *             "p95": 1
+                     *             "p50": 2.5,
+                     *             "p95": 5
                      *           }
                      *         ],
                      *         "totals": {
-                     *           "submitted": 1,
-                     *           "executed": 1,
-                     *           "failed": 1,
-                     *           "p50": 1,
-                     *           "p95": 1
+                     *           "submitted": 2520,
+                     *           "executed": 2498,
+                     *           "failed": 12,
+                     *           "p50": 2.5,
+                     *           "p95": 5
                      *         },
-                     *         "pending": 1,
+                     *         "pending": 7,
                      *         "queues": [
                      *           {
                      *             "queue": "relay-send",
-                     *             "waiting": 1,
-                     *             "active": 1,
-                     *             "delayed": 1
+                     *             "waiting": 3,
+                     *             "active": 16,
+                     *             "delayed": 0
                      *           }
                      *         ]
                      *       },
@@ -15734,7 +15766,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["OperatorFiguresDto"];
                         /**
@@ -15787,6 +15822,39 @@ export interface operations {
                      *         "code": "AUTH_001",
                      *         "message": "unauthorized access",
                      *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per client IP (admin scope). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
