@@ -33,7 +33,7 @@ import type { BridgePlan } from './bridge-plan';
 import { SPOKE_ABI } from './spoke';
 
 /** Gas of a plain deposit into a spoke; a source-side swap adds its route's gas. */
-const DEPOSIT_GAS = 130_000n;
+const DEPOSIT_GAS = 200_000n;
 export const BRIDGE_PROVIDER = { key: 'relay-bridge', name: 'Relay bridge' } as const;
 
 /**
