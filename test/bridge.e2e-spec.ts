@@ -291,12 +291,20 @@ describe('cross-chain swaps through the bridge spokes', () => {
       .set('api-key', apiKey)
       .query({ fromChain: 31337, toChain: 84532, fromToken: token(src, 'USDC'), toToken: token(dest, 'USDC'), amount: amount.toString(), sender: user.address, receiver: recipient })
       .expect(200);
-    const txHash = await sendBuilt(user, token(src, 'USDC'), res.body.data);
+    // Earlier deposits' repayments on the source chain land first: the reorg below takes only the deposit.
+    await passUntil(async () => {
+      const admin = await t.http().get('/admin/bridge').set(adminAuth).expect(200);
+      return (admin.body.data.orders as Json[]).every((o) => ['repaid', 'refunded'].includes(o.state));
+    });
+    const built = res.body.data as Json;
+    await (await user.sendTransaction({ to: token(src, 'USDC'), data: erc20.encodeFunctionData('approve', [built.Tx.allowanceTarget, MaxUint256]) })).wait();
+    const before = await srcRpc.send('evm_snapshot', []);
+    const txHash = await sendBuilt(user, token(src, 'USDC'), built);
     await filler.passAll();
     expect((await status(txHash)).status).toBe('pending');
-    // The block holding the deposit is replaced by an empty one, then the chain grows past the depth.
-    await srcRpc.send('anvil_reorg', [1, []]);
-    await mine(srcRpc, SRC_CONFIRMATIONS + 2);
+    // The block holding the deposit leaves the chain (a reorg dropping it), which then grows past the depth.
+    await srcRpc.send('evm_revert', [before]);
+    await mine(srcRpc, SRC_CONFIRMATIONS + 3);
     for (let i = 0; i < 4; i++) await filler.passAll();
     expect(await srcRpc.getTransactionReceipt(txHash)).toBeNull();
     expect((await status(txHash)).status).toBe('pending');
