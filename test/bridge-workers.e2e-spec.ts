@@ -86,7 +86,7 @@ describe('bridge filler in worker processes', () => {
   it('two worker processes fill each deposit once (one relayed fill, one payout) and repay it', async () => {
     await startWorker();
     await startWorker();
-    const deposits = [];
+    const deposits: Array<{ txHash: string; recipient: string }> = [];
     for (let i = 0; i < 4; i++) deposits.push(await deposit(parseUnits(String(10 + i), 6)));
     // The destination grows (the fills' own blocks are not enough for the repayment's depth).
     const miner = setInterval(() => void destRpc.send('anvil_mine', ['0x1']).catch(() => undefined), 400);

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { BaseWallet, Contract, Interface, JsonRpcProvider, MaxUint256, parseEther, parseUnits, Wallet } from 'ethers';
+import { BaseWallet, Contract, Interface, JsonRpcProvider, Log, MaxUint256, parseEther, parseUnits, TransactionReceipt, Wallet } from 'ethers';
 import { DEPLOYER_PRIVATE_KEY } from '../scripts/devnet/accounts';
 import { BridgeFiller, bridgeFillerWallet, SPOKE_ABI } from '../src/modules/bridge';
 import { FillerSigner } from '../src/modules/bridge/domain/spoke';
@@ -387,7 +387,7 @@ describe('bridge refusals (docs/security.md, "Bridge")', () => {
     await (await user.sendTransaction({ to: token(src, 'USDC'), data: erc20.encodeFunctionData('mint', [user.address, 5_000_000n]) })).wait();
     await (await user.sendTransaction({ to: token(src, 'USDC'), data: erc20.encodeFunctionData('approve', [src.contracts.bridgeSpoke, 5_000_000n]) })).wait();
     const now = (await srcRpc.getBlock('latest'))!.timestamp;
-    const receipt = await (
+    const receipt: TransactionReceipt | null = await (
       await new Contract(src.contracts.bridgeSpoke, SPOKE_ABI, user).deposit({
         inputToken: token(src, 'USDC'),
         inputAmount: 5_000_000n,
@@ -399,7 +399,7 @@ describe('bridge refusals (docs/security.md, "Bridge")', () => {
         ref: '0x' + '00'.repeat(32),
       })
     ).wait();
-    const depositId = SPOKE_ABI.parseLog(receipt!.logs.find((l) => l.address.toLowerCase() === src.contracts.bridgeSpoke.toLowerCase())!)!.args.depositId as string;
+    const depositId = SPOKE_ABI.parseLog(receipt!.logs.find((l: Log) => l.address.toLowerCase() === src.contracts.bridgeSpoke.toLowerCase())!)!.args.depositId as string;
     const stranger = new FillerSigner(Wallet.createRandom());
     const real = new FillerSigner(bridgeFillerWallet(DEV_AUTH_MNEMONIC));
     const spoke = src.contracts.bridgeSpoke;
