@@ -8,6 +8,7 @@ import { FillerSigner } from '../src/modules/bridge/domain/spoke';
 import { DEV_AUTH_MNEMONIC } from '../scripts/local-stack/dev-keys';
 import { erc20, provider as chainProvider, testChain, token, type TestChain } from './support/chain-fixtures';
 import { TEST_CHAINS_FILE, TEST_STATE_DIR } from './support/test-env';
+import { WebhookReceiver } from './support/webhook-receiver';
 import { adminAuth, createAccount, createTestApp, type TestApp } from './support/test-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -321,6 +322,7 @@ describe('bridge refusals (docs/security.md, "Bridge")', () => {
   let dest: TestChain;
   let srcRpc: JsonRpcProvider;
   let destRpc: JsonRpcProvider;
+  let alerts: WebhookReceiver;
 
   const revertOf = async (rpc: JsonRpcProvider, to: string, data: string, from?: string): Promise<string | undefined> => {
     const caller = from ?? Wallet.createRandom().address;
@@ -353,11 +355,14 @@ describe('bridge refusals (docs/security.md, "Bridge")', () => {
     dest = testChain(84532);
     srcRpc = chainProvider(src);
     destRpc = chainProvider(dest);
-    t = await createTestApp({ env: { BRIDGE_WATCH_INTERVAL_MS: '3600000' } });
+    alerts = await WebhookReceiver.start(0);
+    // Every spoke's inventory is "low" under a threshold of 10^12 whole tokens: the alert fires.
+    t = await createTestApp({ env: { BRIDGE_WATCH_INTERVAL_MS: '3600000', BRIDGE_LOW_INVENTORY_UNITS: '1000000000000', OPERATOR_WEBHOOK_URL: alerts.url('/alerts') } });
   }, 120_000);
 
   afterAll(async () => {
     await t?.close();
+    await alerts?.close();
   });
 
   it('fill: a signature by any key but the filler is refused (NotFiller), from any sender; a relayer key holds no bridge power', async () => {
@@ -423,5 +428,16 @@ describe('bridge refusals (docs/security.md, "Bridge")', () => {
     const admin = await t.http().get('/admin/bridge').set(adminAuth).expect(200);
     expect(admin.body.data.filler).toBe(bridgeFillerWallet(DEV_AUTH_MNEMONIC).address.toLowerCase());
     expect((admin.body.data.inventory as Json[]).some((l) => l.chainId === 84532 && l.symbol === 'USDC' && BigInt(l.available) > 0n)).toBe(true);
+  });
+
+  it('GET /admin/bridge flags inventory below BRIDGE_LOW_INVENTORY_UNITS, and the operator alert bridge.low_inventory fires once per crossing', async () => {
+    const first = await t.http().get('/admin/bridge').set(adminAuth).expect(200);
+    expect((first.body.data.inventory as Json[]).every((l) => l.low === true)).toBe(true);
+    await t.http().get('/admin/bridge').set(adminAuth).expect(200);
+    const deadline = Date.now() + 5_000;
+    while (alerts.calls.length < first.body.data.inventory.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const bridgeAlerts = alerts.calls.filter((c) => c.body.kind === 'bridge.low_inventory');
+    // One per (chain, token) line, not one per read.
+    expect(bridgeAlerts.map((c) => `${c.body.chainId}:${c.body.symbol}`).sort()).toEqual((first.body.data.inventory as Json[]).map((l) => `${l.chainId}:${l.symbol}`).sort());
   });
 });

@@ -276,7 +276,13 @@ export class BridgeFiller {
     const head = await this.registry.provider(row.destChainId).getBlockNumber();
     if (head - row.fillBlockNumber < confirmationsOf(dest)) return null;
     const srcSpoke = this.inventory.spokeOf(row.srcChainId);
-    if (!srcSpoke) return null;
+    const destSpoke = this.inventory.spokeOf(row.destChainId);
+    if (!srcSpoke || !destSpoke) return null;
+    // At depth, the destination must still show the fill (a reorg there takes it back before the repayment).
+    if (!(await new Contract(destSpoke, SPOKE_ABI, this.registry.provider(row.destChainId)).filled(fillKey(row.srcChainId, row.depositId)))) {
+      this.logger.warn(`bridge deposit ${row.depositId}: its fill is no longer on chain ${row.destChainId}; not repaid`);
+      return null;
+    }
     if ((await this.escrowState(row)) === ESCROW_REPAID) {
       await this.deposits.closed(row.id, 'repaid', null);
       return null;
