@@ -232,6 +232,36 @@ describe('cross-chain swaps through the bridge spokes', () => {
     expect(await balanceOf(src, 'USDC', user.address)).toBe(before + amount);
   }, 120_000);
 
+  it('a deposit asking more than it carries (outputAmount above its input) is never filled, and is refunded after its deadline', async () => {
+    const amount = parseUnits('10', 6);
+    const user = await newUser(amount);
+    await (await user.sendTransaction({ to: token(src, 'USDC'), data: erc20.encodeFunctionData('approve', [src.contracts.bridgeSpoke, amount]) })).wait();
+    const now = (await srcRpc.getBlock('latest'))!.timestamp;
+    const recipient = Wallet.createRandom().address;
+    const sent = await new Contract(src.contracts.bridgeSpoke, SPOKE_ABI, user).deposit({
+      inputToken: token(src, 'USDC'),
+      inputAmount: amount,
+      destinationChainId: 84532,
+      outputToken: token(dest, 'USDC'),
+      outputAmount: amount * 1000n,
+      recipient,
+      fillDeadline: now + 120,
+      ref: '0x' + '00'.repeat(32),
+    });
+    await sent.wait();
+    await mine(srcRpc, SRC_CONFIRMATIONS);
+    for (let i = 0; i < 3; i++) await filler.passAll();
+    expect((await status(sent.hash)).status).toBe('src_confirmed');
+    expect(await balanceOf(dest, 'USDC', recipient)).toBe(0n);
+    for (const rpc of [srcRpc, destRpc]) {
+      await rpc.send('evm_increaseTime', [200]);
+      await mine(rpc, 1);
+    }
+    await passUntil(async () => (await status(sent.hash)).status === 'failed');
+    expect(await balanceOf(src, 'USDC', user.address)).toBe(amount);
+    expect(await balanceOf(dest, 'USDC', recipient)).toBe(0n);
+  }, 120_000);
+
   it('two fillers racing over the same deposits send one fill each (the database move), and the spoke refuses a second fill of a deposit (on chain)', async () => {
     const second = await createTestApp({ env: env() });
     try {

@@ -191,7 +191,8 @@ export class BridgeFiller {
 
   /**
    * What the recipient is paid. In the bridged asset: the deposit less today's fee, never below
-   * the deposit's `outputAmount` (so a source swap's surplus reaches the user). In another
+   * the deposit's `outputAmount` (so a source swap's surplus reaches the user) and never above the
+   * deposit itself (a deposit whose `outputAmount` exceeds it gets no fill). In another
    * token: that amount swapped through the executor on the destination, at least `outputAmount`.
    */
   private async fillOrder(row: BridgeDepositRow, dest: ChainDefinition): Promise<FillOrder | null> {
@@ -205,7 +206,10 @@ export class BridgeFiller {
     }
     const bridgedDest = toDestUnits(BigInt(row.inputAmount), asset);
     if (row.outputToken === asset.dest) {
+      // A deposit asking more than it carries is never filled (it is refunded after its deadline).
+      if (minOut > bridgedDest) return null;
       const fee = await this.quotes.fee(dest, bridgedDest, asset, FILL_GAS);
+      // At least the deposit's minimum even when gas rose since the quote, never more than the deposit.
       const amount = bridgedDest - fee > minOut ? bridgedDest - fee : minOut;
       return { ...base, outputToken: asset.dest, amount, minAmountOut: 0n, swapTokenOut: asset.dest, executorData: NO_EXECUTOR_DATA };
     }
