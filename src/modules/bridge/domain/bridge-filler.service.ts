@@ -45,6 +45,8 @@ export interface FillerPass {
 export class BridgeFiller {
   private readonly logger = new Logger(BridgeFiller.name);
   private readonly signer: FillerSigner;
+  /** Deposits already logged as waiting for inventory (per process). */
+  private readonly waiting = new Set<string>();
 
   constructor(
     private readonly registry: ChainRegistry,
@@ -170,8 +172,12 @@ export class BridgeFiller {
     const available = await this.inventory.liquidity(row.destChainId, order.outputToken);
     if (available < order.amount) {
       // Waits: a later pass fills it when inventory arrives, or it is refunded after its deadline.
-      this.logger.warn(`bridge deposit ${row.depositId} waits: ${available} of ${order.outputToken} on ${row.destChainId}, ${order.amount} needed`);
-      await this.inventory.snapshot().catch(() => undefined);
+      // Said once per deposit (not every pass); the inventory read raises the low alert on a crossing.
+      if (!this.waiting.has(row.depositId)) {
+        this.waiting.add(row.depositId);
+        this.logger.warn(`bridge deposit ${row.depositId} waits: ${available} of ${order.outputToken} on ${row.destChainId}, ${order.amount} needed`);
+        await this.inventory.snapshot().catch(() => undefined);
+      }
       return null;
     }
     const signature = await this.signer.fill(row.destChainId, destSpoke, order);
