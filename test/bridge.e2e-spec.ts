@@ -1,6 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { getQueueToken } from '@nestjs/bullmq';
+import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
+import { QUEUES } from '../src/queue/queue-names';
 import { BaseWallet, Contract, Interface, JsonRpcProvider, Log, MaxUint256, parseEther, parseUnits, TransactionReceipt, Wallet } from 'ethers';
 import { DEPLOYER_PRIVATE_KEY } from '../scripts/devnet/accounts';
 import { BridgeFiller, bridgeFillerWallet, SPOKE_ABI } from '../src/modules/bridge';
@@ -25,6 +28,15 @@ const SPOKE_ERRORS = new Interface([
 ]);
 const WETH = new Interface(['function deposit() payable', 'function approve(address,uint256) returns (bool)']);
 
+/**
+ * This spec runs the filler's schedule an hour apart (it drives the passes itself). The schedule
+ * lives in the shared Redis: drop it after, so the next app's schedule starts afresh (an upsert
+ * keeps the next run already planned an hour out).
+ */
+async function dropSchedule(t: TestApp | undefined): Promise<void> {
+  await t?.app.get<Queue>(getQueueToken(QUEUES.bridge)).removeJobScheduler('bridge-fill').catch(() => undefined);
+}
+
 /** Source confirmations in this spec's chains file: a deposit is filled only this deep. */
 const SRC_CONFIRMATIONS = 2;
 const BRIDGE_ACCOUNT = Wallet.createRandom().address;
@@ -48,6 +60,20 @@ describe('cross-chain swaps through the bridge spokes', () => {
   const fundEth = (rpc: JsonRpcProvider, who: string) => rpc.send('anvil_setBalance', [who, '0x' + parseEther('10').toString(16)]);
   const balanceOf = (chain: TestChain, symbol: string, who: string): Promise<bigint> => new Contract(token(chain, symbol), erc20, chainProvider(chain)).balanceOf(who) as Promise<bigint>;
   const mine = (rpc: JsonRpcProvider, n: number) => rpc.send('anvil_mine', ['0x' + n.toString(16)]);
+  /** Both chains' latest block time, in seconds. */
+  const chainTime = async (): Promise<number> => Math.max(...(await Promise.all([srcRpc, destRpc].map(async (rpc) => (await rpc.getBlock('latest'))!.timestamp))));
+  /**
+   * Waits (in real time, one block a second on both chains) until both chains' blocks are past
+   * `deadline`. Chain time is never moved ahead of the clock: later specs share these chains.
+   */
+  const blocksPast = async (deadline: number): Promise<void> => {
+    for (;;) {
+      const times = await Promise.all([srcRpc, destRpc].map(async (rpc) => (await rpc.getBlock('latest'))!.timestamp));
+      if (times.every((x) => x > deadline)) return;
+      await new Promise((r) => setTimeout(r, 1000));
+      await Promise.all([srcRpc, destRpc].map((rpc) => rpc.send('evm_mine', [])));
+    }
+  };
 
   const newUser = async (usdc: bigint): Promise<BaseWallet> => {
     const user = Wallet.createRandom().connect(srcRpc);
@@ -111,6 +137,7 @@ describe('cross-chain swaps through the bridge spokes', () => {
   }, 120_000);
 
   afterAll(async () => {
+    await dropSchedule(t);
     await t?.close();
   });
 
@@ -198,8 +225,7 @@ describe('cross-chain swaps through the bridge spokes', () => {
     const user = await newUser(amount);
     const spoke = new Contract(src.contracts.bridgeSpoke, SPOKE_ABI, user);
     await (await user.sendTransaction({ to: token(src, 'USDC'), data: erc20.encodeFunctionData('approve', [src.contracts.bridgeSpoke, amount]) })).wait();
-    const now = (await srcRpc.getBlock('latest'))!.timestamp;
-    const deadline = now + 120;
+    const deadline = (await chainTime()) + 15;
     const sent = await spoke.deposit({
       inputToken: token(src, 'USDC'),
       inputAmount: amount,
@@ -220,10 +246,7 @@ describe('cross-chain swaps through the bridge spokes', () => {
     expect(order?.fillTxHash).toBeNull();
 
     // Past the deadline on both chains: no fill can land any more; the filler refunds.
-    for (const rpc of [srcRpc, destRpc]) {
-      await rpc.send('evm_increaseTime', [200]);
-      await mine(rpc, 1);
-    }
+    await blocksPast(deadline);
     const before = await balanceOf(src, 'USDC', user.address);
     await passUntil(async () => (await status(sent.hash)).status === 'failed');
     const failed = await status(sent.hash);
@@ -236,7 +259,7 @@ describe('cross-chain swaps through the bridge spokes', () => {
     const amount = parseUnits('10', 6);
     const user = await newUser(amount);
     await (await user.sendTransaction({ to: token(src, 'USDC'), data: erc20.encodeFunctionData('approve', [src.contracts.bridgeSpoke, amount]) })).wait();
-    const now = (await srcRpc.getBlock('latest'))!.timestamp;
+    const deadline = (await chainTime()) + 15;
     const recipient = Wallet.createRandom().address;
     const sent = await new Contract(src.contracts.bridgeSpoke, SPOKE_ABI, user).deposit({
       inputToken: token(src, 'USDC'),
@@ -245,7 +268,7 @@ describe('cross-chain swaps through the bridge spokes', () => {
       outputToken: token(dest, 'USDC'),
       outputAmount: amount * 1000n,
       recipient,
-      fillDeadline: now + 120,
+      fillDeadline: deadline,
       ref: '0x' + '00'.repeat(32),
     });
     await sent.wait();
@@ -253,10 +276,7 @@ describe('cross-chain swaps through the bridge spokes', () => {
     for (let i = 0; i < 3; i++) await filler.passAll();
     expect((await status(sent.hash)).status).toBe('src_confirmed');
     expect(await balanceOf(dest, 'USDC', recipient)).toBe(0n);
-    for (const rpc of [srcRpc, destRpc]) {
-      await rpc.send('evm_increaseTime', [200]);
-      await mine(rpc, 1);
-    }
+    await blocksPast(deadline);
     await passUntil(async () => (await status(sent.hash)).status === 'failed');
     expect(await balanceOf(src, 'USDC', user.address)).toBe(amount);
     expect(await balanceOf(dest, 'USDC', recipient)).toBe(0n);
@@ -391,6 +411,7 @@ describe('bridge refusals (docs/security.md, "Bridge")', () => {
   }, 120_000);
 
   afterAll(async () => {
+    await dropSchedule(t);
     await t?.close();
     await alerts?.close();
   });

@@ -134,7 +134,9 @@ export class BridgeQuotes {
     const feeInput = (fee * amount) / bridgedDest;
     const quoteId = this.store.newId();
     const now = Math.floor(Date.now() / 1000);
-    const fillDeadline = now + this.config.BRIDGE_FILL_DEADLINE_SECONDS;
+    // The spokes compare the deadline with their chains' block time: counted from the later of the clocks.
+    const heads = await Promise.all([src.chainId, dest.chainId].map((id) => this.registry.provider(id).getBlock('latest').catch(() => null)));
+    const fillDeadline = Math.max(now, ...heads.map((b) => b?.timestamp ?? 0)) + this.config.BRIDGE_FILL_DEADLINE_SECONDS;
     const view = (token: TokenInfo): RouteTokenView => ({
       address: checksum(token.address),
       chain: token.chainId,
