@@ -4,6 +4,7 @@ import type { AppConfig } from './config/app-config';
 import { DatabaseModule } from './database/database.module';
 import { AccountsModule } from './modules/accounts';
 import { AuthModule } from './modules/auth/auth.module';
+import { BridgeModule, BridgeWorkerModule } from './modules/bridge';
 import { ChainsModule } from './modules/chains';
 import { DashboardModule } from './modules/dashboard';
 import { FundingModule, FundingWorkerModule } from './modules/funding';
@@ -30,7 +31,7 @@ import { RedisModule } from './redis/redis.module';
 export class ApiModule {}
 
 /** Queue consumers, receipt tracking, reconcilers, schedulers and outcome listeners. */
-@Module({ imports: [RelayWorkerModule, WebhooksWorkerModule, VaultWorkerModule, GaslessWorkerModule, FundingWorkerModule] })
+@Module({ imports: [RelayWorkerModule, WebhooksWorkerModule, VaultWorkerModule, GaslessWorkerModule, FundingWorkerModule, BridgeWorkerModule] })
 export class WorkerModule {}
 
 /**
@@ -64,6 +65,7 @@ export class AppModule {
         GaslessModule,
         DashboardModule,
         FundingModule,
+        BridgeModule,
         ...(role === 'worker' ? [] : [ApiModule]),
         ...(role === 'api' ? [] : [WorkerModule]),
       ],

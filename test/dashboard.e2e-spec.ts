@@ -280,6 +280,9 @@ describe('dashboard: the page in a real browser (chromium)', () => {
     expect(providerRows).toEqual(evmChains.flatMap((c: { chainId: number; providers: Array<{ url: string }> }) => c.providers.map((p) => ({ chainId: c.chainId, url: p.url }))));
     expect(providerRows.length).toBeGreaterThan(0);
     await page.waitForSelector(`[data-testid=account-row][data-address="${account.address.toLowerCase()}"]`);
+    // The bridge filler's inventory on each chain's spoke (GET /admin/bridge), and its orders table.
+    for (const c of TEST_CHAINS) await page.waitForSelector(`[data-testid=bridge-inventory-row][data-chain-id="${c.chainId}"][data-symbol="USDC"]`);
+    await page.waitForSelector('[data-testid=bridge-panel] h3 >> text=Orders');
     // The deployment's figures (GET /admin/operator/figures) draw the throughput chart.
     await page.waitForSelector('[data-testid=throughput-chart] canvas', { timeout: 15_000 });
     await page.screenshot({ path: join(SHOTS, 'operator.png'), fullPage: true });

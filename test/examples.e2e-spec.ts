@@ -20,6 +20,7 @@ const EXAMPLES: Record<string, RegExp> = {
   'login-webhooks.ts': /-> EXECUTED, signature valid, auth Bearer example-bearer-token$/m,
   'socket.ts': /-> EXECUTED 0x[0-9a-f]{64}/m,
   'policies.ts': /^second mint for the same user refused: 403 TRANSACTION_010 end_user_limit$/m,
+  'cross-chain-swap.ts': /^cross-chain swap 0x[0-9a-f]{64}: completed, filled by 0x[0-9a-f]{64}; the wallet holds [1-9]\d* USDC units on 84532/m,
 };
 
 function runExample(file: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
@@ -43,11 +44,14 @@ describe('examples/', () => {
   const chain = testChain(31337);
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { SETTLEMENT_DELEGATE_31337: chain.contracts.settlementDelegate, VAULT_SAMPLE_INTERVAL_MS: '300', VAULT_APY_MIN_SPAN_SECONDS: '3' } });
+    // The demo account also pays the bridge filler's transactions (as on `npm start`).
+    const demo = Wallet.createRandom();
+    t = await createTestApp({
+      env: { SETTLEMENT_DELEGATE_31337: chain.contracts.settlementDelegate, VAULT_SAMPLE_INTERVAL_MS: '300', VAULT_APY_MIN_SPAN_SECONDS: '3', BRIDGE_ACCOUNT: demo.address, BRIDGE_WATCH_INTERVAL_MS: '300' },
+    });
     await t.app.listen(0);
     const apiUrl = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
     // The demo wallet of the manifest: an account with credit, and ETH for the swap it sends itself.
-    const demo = Wallet.createRandom();
     await provider(chain).send('anvil_setBalance', [demo.address, '0x56BC75E2D63100000']);
     const res = await t.http().post('/admin/accounts').set(adminAuth).send({ address: demo.address, creditUsd: 500 }).expect(201);
     const manifest = { apiUrl, adminToken: TEST_ADMIN_TOKEN, chains: [testChain(31337), testChain(84532)], demo: { address: demo.address, privateKey: demo.privateKey, apiKey: res.body.data.apiKey } };

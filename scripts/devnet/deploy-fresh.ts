@@ -3,6 +3,7 @@ import { ANVIL_TEST_ACCOUNTS, DEPLOYER_ADDRESS, DEPLOYER_PRIVATE_KEY } from './a
 import type { ArtifactSet, ContractArtifact } from './compile';
 import { type NpmArtifacts, pairInitCodeHash } from './npm-artifacts';
 import { deployGaslessSettler } from './deploy-gasless';
+import { deployBridgeSpoke } from './deploy-bridge';
 import { deployMarketData } from './deploy-market';
 import { deployExtraPools } from './extra-pools';
 import { deployV3, planV3Pools } from './deploy-v3';
@@ -148,6 +149,9 @@ export async function deployFresh(
 
   // 11. LOCAL_EXTRA_POOLS: more pools over extra tokens, for scale runs.
   await deployExtraPools(sender, artifacts, npm, contracts, tokens, extraPools);
+
+  // 12. The bridge spoke of the cross-chain swaps, trusting the service's filler key, with inventory.
+  await deployBridgeSpoke(sender, artifacts, contracts, async (to, symbol, amount) => give(`bridge inventory ${symbol}`, to, symbol, amount));
 
   await sender.confirmAll();
   const chain: DevnetChain = { chainId: target.chainId, name: target.name, rpcUrl: target.rpcUrl, contracts, tokens, ...(extraPools > 0 ? { extraPools } : {}) };

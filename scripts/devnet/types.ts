@@ -13,7 +13,7 @@ export interface DevnetChain {
   chainId: number;
   name: string;
   rpcUrl: string;
-  /** weth, permit2, uniswapV2Factory/Router, sushiswapV2Factory/Router, `pool:<dex>:<A>/<B>` per V2 pool, uniswapV3Factory, uniswapV3LiquidityHelper, `v3pool:<A>/<B>:<fee>` per V3 pool, settlementDelegate, `vault:<venueId>` per venue, swapExecutor, gaslessSettler, nativeUsdFeed, tickLens. */
+  /** weth, permit2, uniswapV2Factory/Router, sushiswapV2Factory/Router, `pool:<dex>:<A>/<B>` per V2 pool, uniswapV3Factory, uniswapV3LiquidityHelper, `v3pool:<A>/<B>:<fee>` per V3 pool, settlementDelegate, `vault:<venueId>` per venue, swapExecutor, gaslessSettler, nativeUsdFeed, tickLens, bridgeSpoke. */
   contracts: Record<string, string>;
   /** WETH first, then the mintable test tokens (then LOCAL_EXTRA_POOLS' XT<i> tokens). */
   tokens: DevnetToken[];

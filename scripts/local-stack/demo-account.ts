@@ -4,6 +4,8 @@ import { Wallet } from 'ethers';
 
 /** anvil's default mnemonic, account #1: a funded wallet everyone running the stack can use. */
 const DEMO_PRIVATE_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+/** The demo account's address (anvil account 1); the local stack charges the bridge's own transactions to it. */
+export const DEMO_ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const DEMO_CREDIT_USD = 1000;
 
 export interface DemoAccount {

@@ -16,7 +16,7 @@ import { chainsFileFor, EXCHANGE_TESTNET_ID, settlementDelegateEnv } from './cha
 import { DatabaseNotOwnedError, ensureDatabase } from './database';
 import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC, devRelayerAddresses, devTreasuryAddress, devTreasuryKey } from './dev-keys';
 import { writeSecretFile } from './secret-file';
-import { seedDemoAccount } from './demo-account';
+import { DEMO_ADDRESS, seedDemoAccount } from './demo-account';
 import { progress } from './progress';
 import { buildDashboard } from '../dashboard/build';
 import { startFeedKeeper } from './feed-keeper';
@@ -148,6 +148,8 @@ async function main(): Promise<void> {
     AUTH_MNEMONIC: process.env.AUTH_MNEMONIC ?? DEV_AUTH_MNEMONIC,
     RELAYER_KEYS_PER_REGION: String(relayerKeys),
     ...settlementDelegateEnv(devnet.chains),
+    // The bridge filler's fills, repayments and refunds are charged to the demo account (seeded below).
+    BRIDGE_ACCOUNT: process.env.BRIDGE_ACCOUNT ?? DEMO_ADDRESS,
     // Sample often and accept a short span so vault APYs exist within seconds of starting (the heartbeat moves block time).
     VAULT_SAMPLE_INTERVAL_MS: process.env.VAULT_SAMPLE_INTERVAL_MS ?? '5000',
     VAULT_APY_MIN_SPAN_SECONDS: process.env.VAULT_APY_MIN_SPAN_SECONDS ?? '10',

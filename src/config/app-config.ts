@@ -315,6 +315,27 @@ export class AppConfig {
   @IsInt() @Min(200)
   DEPOSIT_WATCH_INTERVAL_MS: number = 5_000;
 
+  // --- bridge (cross-chain swaps) ---
+  /** Address of the account whose balance pays the bridge's own transactions (fills, repayments, refunds); empty: the filler does not run. */
+  @IsOptional() @Matches(/^(0x[0-9a-fA-F]{40})?$/, { message: 'BRIDGE_ACCOUNT must be an address' })
+  BRIDGE_ACCOUNT?: string;
+
+  /** How often the filler reads every chain's spoke for deposits, fills, repayments and refunds. */
+  @IsInt() @Min(100)
+  BRIDGE_WATCH_INTERVAL_MS: number = 2_000;
+
+  /** A quote's deposit must be filled within this long, or it is refunded after it. */
+  @IsInt() @Min(30) @Max(86_400)
+  BRIDGE_FILL_DEADLINE_SECONDS: number = 1_800;
+
+  /** The filler's capital cost, in basis points of the bridged amount, on top of the destination gas. */
+  @IsInt() @Min(0) @Max(1_000)
+  BRIDGE_CAPITAL_FEE_BPS: number = 5;
+
+  /** Below this much of a token (in whole units) a spoke's inventory raises the low-inventory alert. */
+  @IsInt() @Min(0)
+  BRIDGE_LOW_INVENTORY_UNITS: number = 1_000;
+
   // --- relayer wallets ---
   /** Balance floor of every relayer key (wei, integer string); a chain's relayerMinBalanceWei wins. Under it a key gets no new work and is topped up. */
   @Matches(/^\d{1,78}$/, { message: 'RELAYER_MIN_BALANCE_WEI must be an integer number of wei' })

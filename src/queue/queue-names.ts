@@ -7,6 +7,7 @@ export const QUEUES = {
   orders: 'vault-orders',
   vaultSamples: 'vault-samples',
   deposits: 'deposits',
+  bridge: 'bridge',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

@@ -2,6 +2,7 @@ import type { RelayClient } from '@gas-relay/sdk';
 import { unwrap } from '../api';
 import { amount, ms, shortHex, time, usd } from '../ui/format';
 import { usePoll } from '../ui/use-poll';
+import { BridgePanel } from './bridge-panel';
 import { MetricsPanel } from './metrics-panel';
 
 export function OperatorView({ client, adminHeaders }: { client: RelayClient; adminHeaders: Record<string, string> }) {
@@ -114,6 +115,7 @@ export function OperatorView({ client, adminHeaders }: { client: RelayClient; ad
           </tbody>
         </table>
       </section>
+      <BridgePanel client={client} adminHeaders={adminHeaders} chainName={chainName} />
       <div class="grid-2">
         <MetricsPanel client={client} adminHeaders={adminHeaders} />
       </div>

@@ -94,7 +94,7 @@ export { subscribe, type TxSocket };
 export type { DepositNotification } from './socket';
 export type { Credentials };
 export type { WaitOptions, TxListQuery } from './relay';
-export type { SwapQuoteQuery } from './swap';
+export type { SwapQuoteQuery, CrossChainOptions, CrossChainResult } from './swap';
 export type { StatementRange } from './funding';
 export { FundingApi } from './funding';
 export type { GaslessQuoteQuery } from './gasless';

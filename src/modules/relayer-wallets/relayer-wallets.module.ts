@@ -9,6 +9,6 @@ import { RelayerTopUpStore } from './store/relayer-top-up.store';
 @Module({
   imports: [RelayCoreModule],
   providers: [RelayerTopUpStore, OperatorAlerts, TreasuryTopUps, RelayerWalletsService],
-  exports: [RelayerWalletsService],
+  exports: [RelayerWalletsService, OperatorAlerts],
 })
 export class RelayerWalletsModule {}

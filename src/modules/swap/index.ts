@@ -5,9 +5,15 @@ export type { RouteRequest, RouteCandidate, FoundRoutes } from './routing/route-
 export { parseRouteMode } from './routing/route-ranking';
 export type { RouteMode } from './routing/route-ranking';
 export { QuoteStore } from './quotes/quote-store.service';
+export { CrossChainRoutes } from './quotes/cross-chain';
+export type { CrossChainProvider } from './quotes/cross-chain';
+export type { SwapStatusView, SwapStatus } from './tracking/swap-status.service';
+export type { QuoteQueryDto } from './dto/swap-requests.dto';
 export type { StoredQuote, ExecutionPlan, PlannedHop } from './quotes/stored-quote';
 export type { RouteView, TxView, RouteTokenView } from './quotes/route-view';
-export { SwapQuoteService, DEFAULT_SLIPPAGE_PERCENT } from './quotes/swap-quote.service';
+export { SwapQuoteService, DEFAULT_SLIPPAGE_PERCENT, executionPlan } from './quotes/swap-quote.service';
+export { checksum } from './catalog/token-catalog.service';
+export type { ChainMarket } from './indexer/chain-market';
 export { SwapTxBuilder } from './execution/swap-tx-builder.service';
 export type { ExecutorCall, ExecutorCallOverrides } from './execution/swap-tx-builder.service';
 export { SWAP_EXECUTOR_ABI } from './execution/executor-abi';

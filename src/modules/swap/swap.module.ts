@@ -10,6 +10,7 @@ import { PoolSnapshotStore } from './indexer/pool-snapshot.store';
 import { DexCursorStore } from './indexer/store/dex-cursor.store';
 import { SwapPoolStore } from './indexer/store/swap-pool.store';
 import { SwapTokenStore } from './indexer/store/swap-token.store';
+import { CrossChainRoutes } from './quotes/cross-chain';
 import { QuoteStore } from './quotes/quote-store.service';
 import { SwapQuoteService } from './quotes/swap-quote.service';
 import { RouteFinder } from './routing/route-finder.service';
@@ -25,7 +26,7 @@ import { SwapStatusService } from './tracking/swap-status.service';
 @Module({
   imports: [ChainsModule, PricingModule, RateLimitModule],
   controllers: [SwapController, TokensController, SwapStatusController],
-  providers: [PoolSnapshotStore, SwapPoolStore, SwapTokenStore, DexCursorStore, PoolDiscovery, PoolIndexer, TokenCatalog, RouteFinder, QuoteStore, SwapTxBuilder, SwapQuoteService, SwapStatusService],
-  exports: [PoolIndexer, TokenCatalog, RouteFinder, QuoteStore, SwapTxBuilder, SwapQuoteService],
+  providers: [PoolSnapshotStore, SwapPoolStore, SwapTokenStore, DexCursorStore, PoolDiscovery, PoolIndexer, TokenCatalog, RouteFinder, QuoteStore, SwapTxBuilder, SwapQuoteService, SwapStatusService, CrossChainRoutes],
+  exports: [PoolIndexer, TokenCatalog, RouteFinder, QuoteStore, SwapTxBuilder, SwapQuoteService, CrossChainRoutes],
 })
 export class SwapModule {}

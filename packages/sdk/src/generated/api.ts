@@ -974,6 +974,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/bridge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The bridge filler: its key, its inventory on every chain's spoke (with the low flag) and the latest deposits */
+        get: operations["BridgeAdminController_overview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/message": {
         parameters: {
             query?: never;
@@ -2713,7 +2730,7 @@ export interface components {
              * @example swap
              * @enum {string}
              */
-            type: "swap";
+            type: "swap" | "bridge";
         };
         RouteDto: {
             /** @example 1000000000000000000 */
@@ -2759,7 +2776,7 @@ export interface components {
              * @example sameChainSwap
              * @enum {string}
              */
-            routeKind: "sameChainSwap";
+            routeKind: "sameChainSwap" | "crossChainSwap" | "bridge";
             /**
              * @description the Integrator query parameter, when given
              * @example my-dapp
@@ -3275,6 +3292,91 @@ export interface components {
              * @example null
              */
             nextCursor: string | null;
+        };
+        BridgeInventoryLineDto: {
+            /** @example 84532 */
+            chainId: number;
+            /**
+             * @description The chain’s bridge spoke (lowercase)
+             * @example 0x5fbdb2315678afecb367f032d93f642f64180aa3
+             */
+            spoke: string;
+            /**
+             * @description Token address (lowercase)
+             * @example 0x8464135c8f25da09e49bc8782676a84730c318bc
+             */
+            token: string;
+            /** @example USDC */
+            symbol: string;
+            /** @example 6 */
+            decimals: number;
+            /**
+             * @description Token units the spoke can pay out: its balance less the escrowed deposits
+             * @example 500000000000
+             */
+            available: string;
+            /**
+             * @description Below BRIDGE_LOW_INVENTORY_UNITS whole tokens (raises the bridge.low_inventory operator alert once per crossing)
+             * @example false
+             */
+            low: boolean;
+        };
+        BridgeOrderDto: {
+            /** @example 0x9c22ff5f21f0b81b113e63f7db6da94fedef11b2119b4088b89664fb9a3cb658 */
+            depositId: string;
+            /**
+             * @example repaid
+             * @enum {string}
+             */
+            state: "seen" | "confirmed" | "filling" | "filled" | "repaying" | "repaid" | "refunding" | "refunded";
+            /** @example 31337 */
+            srcChainId: number;
+            /** @example 84532 */
+            destChainId: number;
+            /** @example 0x2c1f0e3d4b5a69788796a5b4c3d2e1f00112233445566778899aabbccddeeff0 */
+            srcTxHash: string;
+            /** @example 0x6b1f0e3d4b5a69788796a5b4c3d2e1f00112233445566778899aabbccddeeff1 */
+            fillTxHash: string | null;
+            /** @example 0x8464135c8f25da09e49bc8782676a84730c318bc */
+            inputToken: string;
+            /** @example 100000000 */
+            inputAmount: string;
+            /** @example 0x8464135c8f25da09e49bc8782676a84730c318bc */
+            outputToken: string;
+            /**
+             * @description The least the recipient is paid
+             * @example 99500000
+             */
+            outputAmount: string;
+            /** @example 99600000 */
+            fillAmount: string | null;
+            /** @example 0x70997970c51812dc3a010c7d01b50e0d17dc79c8 */
+            recipient: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-28T10:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-28T10:00:03.000Z
+             */
+            filledAt: string | null;
+        };
+        BridgeAdminDto: {
+            /**
+             * @description The filler key the spokes trust (signs fills, repayments and refunds; never a transaction)
+             * @example 0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc
+             */
+            filler: string;
+            /**
+             * @description BRIDGE_ACCOUNT: the account charged for the bridge’s transactions; null: the filler sends nothing
+             * @example 0x90f79bf6eb2c4f870365e785982e1f101e93b906
+             */
+            account: string | null;
+            inventory: components["schemas"]["BridgeInventoryLineDto"][];
+            /** @description The 50 latest deposits */
+            orders: components["schemas"]["BridgeOrderDto"][];
         };
         LoginMessageDto: {
             /**
@@ -16203,6 +16305,166 @@ export interface operations {
                 };
             };
             /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    BridgeAdminController_overview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "filler": "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc",
+                     *         "account": "0x90f79bf6eb2c4f870365e785982e1f101e93b906",
+                     *         "inventory": [
+                     *           {
+                     *             "chainId": 84532,
+                     *             "spoke": "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+                     *             "token": "0x8464135c8f25da09e49bc8782676a84730c318bc",
+                     *             "symbol": "USDC",
+                     *             "decimals": 6,
+                     *             "available": "500000000000",
+                     *             "low": false
+                     *           }
+                     *         ],
+                     *         "orders": [
+                     *           {
+                     *             "depositId": "0x9c22ff5f21f0b81b113e63f7db6da94fedef11b2119b4088b89664fb9a3cb658",
+                     *             "state": "repaid",
+                     *             "srcChainId": 31337,
+                     *             "destChainId": 84532,
+                     *             "srcTxHash": "0x2c1f0e3d4b5a69788796a5b4c3d2e1f00112233445566778899aabbccddeeff0",
+                     *             "fillTxHash": "0x6b1f0e3d4b5a69788796a5b4c3d2e1f00112233445566778899aabbccddeeff1",
+                     *             "inputToken": "0x8464135c8f25da09e49bc8782676a84730c318bc",
+                     *             "inputAmount": "100000000",
+                     *             "outputToken": "0x8464135c8f25da09e49bc8782676a84730c318bc",
+                     *             "outputAmount": "99500000",
+                     *             "fillAmount": "99600000",
+                     *             "recipient": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                     *             "createdAt": "2026-11-28T10:00:00.000Z",
+                     *             "filledAt": "2026-11-28T10:00:03.000Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["BridgeAdminDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description AUTH_001 (unauthorized access). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per client IP (admin scope). */
             429: {
                 headers: {
                     /** @description the catalog code */

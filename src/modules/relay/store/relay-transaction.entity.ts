@@ -15,7 +15,7 @@ export type FailureReason = (typeof FAILURE_REASONS)[number];
 export type CancelReason = Extract<FailureReason, 'cancelled' | 'expired'>;
 
 /** Features that relay on an account's behalf and are told the outcome (see RelayOutcomes). */
-export const RELAY_ORIGINS = ['vault', 'gasless'] as const;
+export const RELAY_ORIGINS = ['vault', 'gasless', 'bridge'] as const;
 export type RelayOrigin = (typeof RELAY_ORIGINS)[number];
 
 /** A 7702 authorization as the client sent it (stored so a resend signs the same list). */

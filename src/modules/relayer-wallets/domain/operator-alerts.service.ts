@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config';
 
-export type OperatorAlertKind = 'relayer.low_balance' | 'relayer.top_up_sent' | 'relayer.top_up_mined' | 'relayer.top_up_failed' | 'relayer.treasury_short' | 'relayer.pool_empty';
+export type OperatorAlertKind = 'relayer.low_balance' | 'relayer.top_up_sent' | 'relayer.top_up_mined' | 'relayer.top_up_failed' | 'relayer.treasury_short' | 'relayer.pool_empty' | 'bridge.low_inventory';
 
 export interface OperatorAlert {
   kind: OperatorAlertKind;
@@ -13,6 +13,9 @@ export interface OperatorAlert {
   amountWei?: string;
   hash?: string;
   detail?: string;
+  token?: string;
+  symbol?: string;
+  available?: string;
 }
 
 const POST_TIMEOUT_MS = 5_000;

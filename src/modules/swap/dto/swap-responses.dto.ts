@@ -26,7 +26,7 @@ export class RouteStepDto {
   @ApiProperty({ example: WETH }) fromToken: string;
   @ApiProperty({ example: USDC }) toToken: string;
   @ApiProperty({ type: ProviderDto }) provider: ProviderDto;
-  @ApiProperty({ enum: ['swap'] }) type: 'swap';
+  @ApiProperty({ enum: ['swap', 'bridge'] }) type: 'swap' | 'bridge';
 }
 
 export class RouteFeesDto {
@@ -63,7 +63,7 @@ export class RouteDto {
   @ApiProperty({ example: USER }) sender: string;
   @ApiProperty({ description: 'percent', example: 0.5 }) slippage: number;
   @ApiProperty({ example: 2000 }) estimatedTimeMs: number;
-  @ApiProperty({ enum: ['sameChainSwap'] }) routeKind: 'sameChainSwap';
+  @ApiProperty({ enum: ['sameChainSwap', 'crossChainSwap', 'bridge'] }) routeKind: 'sameChainSwap' | 'crossChainSwap' | 'bridge';
   @ApiPropertyOptional({ description: 'the Integrator query parameter, when given', example: 'my-dapp' }) integratorId?: string;
 }
 

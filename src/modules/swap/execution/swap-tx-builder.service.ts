@@ -6,6 +6,7 @@ import type { StoredQuote } from '../quotes/stored-quote';
 import type { TxView } from '../quotes/route-view';
 import { checksum, NATIVE_TOKEN } from '../catalog/token-catalog.service';
 import { SWAP_EXECUTOR_ABI } from './executor-abi';
+import { CrossChainRoutes } from '../quotes/cross-chain';
 
 /** What a caller may change from the stored quote: a tighter minimum, or a later deadline (gasless permits outlive route quotes). */
 export interface ExecutorCallOverrides {
@@ -24,6 +25,8 @@ export interface ExecutorCall {
 /** Builds SwapExecutor.swap calls for stored quotes. */
 @Injectable()
 export class SwapTxBuilder {
+  constructor(private readonly crossChain: CrossChainRoutes) {}
+
   executorCall(quote: StoredQuote, overrides: ExecutorCallOverrides = {}): ExecutorCall {
     const plan = quote.plan;
     const executor = address(plan.executor, 'executor');
@@ -62,6 +65,11 @@ export class SwapTxBuilder {
 
   /** The `Tx` of interface.md for a stored quote, sent by the quote's sender. */
   transaction(quote: StoredQuote, simulation: boolean): TxView {
+    if (quote.crossChain) {
+      const bridge = this.crossChain.get();
+      if (!bridge) throw new AppError('VALIDATION_001', 'cross-chain quotes are not served here');
+      return bridge.transaction(quote, simulation);
+    }
     const call = this.executorCall(quote);
     const nativeIn = quote.plan.tokenIn === NATIVE_TOKEN;
     return {

@@ -15,7 +15,7 @@ export interface RouteStepView {
   fromToken: string;
   toToken: string;
   provider: { name: string; type: string };
-  type: 'swap';
+  type: 'swap' | 'bridge';
 }
 
 /** interface.md "Route (quote candidate)". */
@@ -38,7 +38,7 @@ export interface RouteView {
   sender: string;
   slippage: number;
   estimatedTimeMs: number;
-  routeKind: 'sameChainSwap';
+  routeKind: 'sameChainSwap' | 'crossChainSwap' | 'bridge';
   integratorId?: string;
 }
 

@@ -44,4 +44,6 @@ export interface StoredQuote {
   integratorId: string | null;
   route: RouteView;
   plan: ExecutionPlan;
+  /** A cross-chain quote's own plan (the bridge module's shape); absent on same-chain quotes. */
+  crossChain?: Record<string, unknown>;
 }

@@ -10,6 +10,7 @@ import type { ChainMarket } from '../indexer/chain-market';
 import { RouteFinder, type RouteCandidate } from '../routing/route-finder.service';
 import { parseRouteMode } from '../routing/route-ranking';
 import type { QuoteQueryDto } from '../dto/swap-requests.dto';
+import { CrossChainRoutes } from './cross-chain';
 import { QuoteStore } from './quote-store.service';
 import { type RouteTokenView, type RouteView, usd } from './route-view';
 import type { ExecutionPlan, StoredQuote } from './stored-quote';
@@ -30,6 +31,7 @@ export class SwapQuoteService {
     private readonly router: RouteFinder,
     private readonly store: QuoteStore,
     private readonly config: AppConfig,
+    private readonly crossChain: CrossChainRoutes,
   ) {}
 
   async quote(caller: Caller, q: QuoteQueryDto, options: { icons: boolean }): Promise<StoredQuote[]> {
@@ -38,8 +40,8 @@ export class SwapQuoteService {
     const fromToken = q.fromToken.toLowerCase();
     const toToken = q.toToken.toLowerCase();
     const amount = positiveUint256(q.amount, 'amount');
-    // No bridge provider yet: a cross-chain pair simply has no route (interface.md).
-    if (q.fromChain !== q.toChain) return [];
+    // Two chains: the bridge's routes (extensions.md, "Cross-chain swaps"); none without a bridge.
+    if (q.fromChain !== q.toChain) return (await this.crossChain.get()?.quote(caller, q, options)) ?? [];
     if (fromToken === toToken) throw new AppError('VALIDATION_001', 'fromToken and toToken are the same token');
 
     const [tokenIn, tokenOut] = await Promise.all([this.catalog.find(q.fromChain, fromToken), this.catalog.find(q.toChain, toToken)]);
@@ -161,7 +163,8 @@ function uniqueProviders(candidate: RouteCandidate): Array<{ name: string; type:
   return [...keys].map((name) => ({ name, type: 'dex' }));
 }
 
-function executionPlan(
+/** The executor plan of a router candidate (also the bridge's source- and destination-side swaps). */
+export function executionPlan(
   market: ChainMarket,
   candidate: RouteCandidate,
   p: { executor: string; amountIn: bigint; feeAmount: bigint; feeRecipient: string; minAmountOut: bigint; sender: string; receiver: string },

@@ -5,6 +5,7 @@ import { TokenCatalog } from '../catalog/token-catalog.service';
 import { SWAP_EXECUTOR_ABI } from '../execution/executor-abi';
 import { PoolIndexer } from '../indexer/pool-indexer.service';
 import { ProviderCallError } from '../../../common/evm/provider-error';
+import { CrossChainRoutes } from '../quotes/cross-chain';
 
 const V2_SWAP_TOPIC = id('Swap(address,uint256,uint256,uint256,uint256,address)');
 const V3_SWAP_TOPIC = id('Swap(address,address,int256,int256,uint160,uint128,int24)');
@@ -42,10 +43,14 @@ export class SwapStatusService {
     private readonly registry: ChainRegistry,
     private readonly catalog: TokenCatalog,
     private readonly indexer: PoolIndexer,
+    private readonly crossChain: CrossChainRoutes,
   ) {}
 
   async status(txHash: string, chainId: number, userAddress?: string): Promise<SwapStatusView> {
     const chain = this.catalog.chain(chainId);
+    const bridge = this.crossChain.get();
+    const bridged = bridge ? await bridge.status(txHash, chainId, userAddress) : null;
+    if (bridged) return bridged;
     const provider = this.registry.provider(chainId);
     const receipt = await provider.getTransactionReceipt(txHash).catch((err: Error) => {
       throw new ProviderCallError('receipt lookup failed', err);
@@ -56,6 +61,9 @@ export class SwapStatusService {
     if (!receipt) {
       return { ...base, status: 'pending', provider: { key: '', name: '' }, srcTxDetails: { ...empty, txHash }, destTxDetails: empty, userAddress: userAddress ?? null };
     }
+    // A deposit into the bridge the filler has not recorded yet: pending.
+    const deposit = receipt.status === 1 && bridge ? bridge.fromReceipt(chainId, receipt, userAddress) : null;
+    if (deposit) return deposit;
     const block = await provider.getBlock(receipt.blockNumber).catch(() => null);
     const src: TxDetails = { txHash: receipt.hash, chainId, chainLogo: logo, timestamp: block ? new Date(block.timestamp * 1000).toISOString() : null };
     const swapped = this.swappedEvent(receipt, chain.contracts?.swapExecutor);
