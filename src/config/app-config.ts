@@ -44,6 +44,14 @@ export class AppConfig {
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// URL' })
   REDIS_URL: string;
 
+  /**
+   * Redis Cluster for the BullMQ queues: comma-separated seed nodes, `host:port` or
+   * `redis[s]://[user:password@]host:port` (credentials and TLS of the first apply to every node).
+   * Unset: the queues share REDIS_URL. Everything else stays on REDIS_URL (docs/decisions.md).
+   */
+  @IsOptional() @Matches(/^(?:(?:rediss?:\/\/[^,\s]+|[A-Za-z0-9.-]+:\d{1,5})(?:,|$))+$/, { message: 'QUEUE_REDIS_CLUSTER_NODES must be comma-separated host:port or redis:// URLs' })
+  QUEUE_REDIS_CLUSTER_NODES?: string;
+
   /** Prefix for every BullMQ queue and Redis key, so several deployments can share one Redis. */
   @IsString() @Matches(/^[a-z0-9-]+$/)
   REDIS_PREFIX: string = 'relay';
