@@ -73,7 +73,7 @@ export interface Costs {
   cpuMsPerTx: { bench: number; workers: number[] };
   pgStatementsPerTx: number;
   pg: Record<keyof PgStats, number>;
-  redisCommandsPerTx: { app: number; queues: number; top: string };
+  redisCommandsPerTx: { app: number; queues: number; appTop: string; queuesTop: string };
 }
 
 /** Starts a reading; the returned function reads again and divides by `txs`. */
@@ -92,25 +92,26 @@ export async function costMeter(opts: { db: Client; redisUrl: string; clusterNod
     const after = await read();
     const per = (n: number) => n / Math.max(txs, 1);
     const cpu = process.cpuUsage(before.cpu);
-    const byCommand = new Map<string, number>();
+    const byCommand = [new Map<string, number>(), new Map<string, number>()];
     const totals = after.redis.map((stats, i) => {
       let sum = 0;
+      const into = byCommand[i === 0 ? 0 : 1];
       for (const [cmd, n] of stats) {
         if (cmd === 'info') continue; // our own readings
         const d = n - (before.redis[i].get(cmd) ?? 0);
         sum += d;
-        byCommand.set(cmd, (byCommand.get(cmd) ?? 0) + d);
+        into.set(cmd, (into.get(cmd) ?? 0) + d);
       }
       return sum;
     });
-    const top = [...byCommand].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]).slice(0, 8).map(([cmd, n]) => `${cmd} ${per(n).toFixed(2)}`).join(', ');
+    const top = (m: Map<string, number>) => [...m].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]).slice(0, 8).map(([cmd, n]) => `${cmd} ${per(n).toFixed(2)}`).join(', ');
     const pg = Object.fromEntries(Object.keys(after.pg).map((k) => [k, per(after.pg[k as keyof PgStats] - before.pg[k as keyof PgStats])])) as Costs['pg'];
     return {
       txs,
       cpuMsPerTx: { bench: per((cpu.user + cpu.system) / 1000), workers: after.workers.map((ms, i) => per(ms - before.workers[i])) },
       pgStatementsPerTx: per(after.statements - before.statements),
       pg,
-      redisCommandsPerTx: { app: per(totals[0]), queues: per(totals.slice(1).reduce((a, b) => a + b, 0)), top },
+      redisCommandsPerTx: { app: per(totals[0]), queues: per(totals.slice(1).reduce((a, b) => a + b, 0)), appTop: top(byCommand[0]), queuesTop: top(byCommand[1]) },
     };
   };
 }

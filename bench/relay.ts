@@ -649,7 +649,8 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
     const c = costsPerTx;
     log(`  costs per tx: CPU ${c.cpuMsPerTx.bench.toFixed(2)} ms in this process (${SETTINGS.workers > 0 ? 'API + bench client' : 'app + bench client'})${c.cpuMsPerTx.workers.length ? `, ${c.cpuMsPerTx.workers.map((w) => w.toFixed(2)).join(' + ')} ms in worker processes` : ''}`);
     log(`  costs per tx: ${c.pgStatementsPerTx.toFixed(1)} SQL statements from this process; database: ${c.pg.xact_commit.toFixed(1)} commits, ${c.pg.tup_inserted.toFixed(1)} rows inserted, ${c.pg.tup_updated.toFixed(1)} updated, ${c.pg.tup_deleted.toFixed(1)} deleted`);
-    log(`  costs per tx: Redis commands ${c.redisCommandsPerTx.app.toFixed(1)} on the app's Redis, ${c.redisCommandsPerTx.queues.toFixed(1)} on the queue cluster (${c.redisCommandsPerTx.top})`);
+    log(`  costs per tx: Redis commands ${c.redisCommandsPerTx.app.toFixed(1)} on the app's Redis (${c.redisCommandsPerTx.appTop})`);
+    log(`  costs per tx: Redis commands ${c.redisCommandsPerTx.queues.toFixed(1)} on the queue cluster (${c.redisCommandsPerTx.queuesTop}), Lua-called commands included`);
   }
   log(`  relay: ${last.executed}/${n} executed in ${relayMs.toFixed(0)} ms (${relayTps.toFixed(1)} tx/s; submissions took ${submitMs.toFixed(0)} ms, ${relayCpu})`);
   const relayBlocks = (await stack.provider.getBlockNumber()) - relayFirstBlock;

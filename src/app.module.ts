@@ -13,6 +13,7 @@ import { GaslessWorkerModule } from './modules/gasless/gasless-worker.module';
 import { IdempotencyModule } from './modules/idempotency';
 import { HealthModule } from './modules/health/health.module';
 import { MetricsModule } from './modules/metrics/metrics.module';
+import { PartitionsModule } from './modules/partitions';
 import { PoliciesModule } from './modules/policies';
 import { PricingModule } from './modules/pricing';
 import { RateLimitModule } from './modules/rate-limit';
@@ -29,8 +30,8 @@ import { RedisModule } from './redis/redis.module';
 @Module({ imports: [TxSocketModule] })
 export class ApiModule {}
 
-/** Queue consumers, receipt tracking, reconcilers, schedulers and outcome listeners. */
-@Module({ imports: [RelayWorkerModule, WebhooksWorkerModule, VaultWorkerModule, GaslessWorkerModule, FundingWorkerModule] })
+/** Queue consumers, receipt tracking, reconcilers, schedulers, outcome listeners and partition upkeep. */
+@Module({ imports: [RelayWorkerModule, WebhooksWorkerModule, VaultWorkerModule, GaslessWorkerModule, FundingWorkerModule, PartitionsModule] })
 export class WorkerModule {}
 
 /**
