@@ -114,8 +114,16 @@ export class PartitionStore extends SqlStore {
     });
   }
 
+  /**
+   * One maintainer at a time, and never a long wait on the tables: creating a partition locks its
+   * parent and, through the parent's foreign keys, the referenced tables (accounts), in the
+   * opposite order to a request inserting an account and its ledger credit. A lock timeout below
+   * PostgreSQL's deadlock_timeout (1 s) makes this side give up first (retried next pass), so a
+   * request is never the deadlock's victim and waits at most that long.
+   */
   private async lock(em: EntityManager): Promise<void> {
     await this.rows(sql`SELECT pg_advisory_xact_lock(hashtext('relay:partitions'))`, em);
+    await this.rows(sql`SET LOCAL lock_timeout = '300ms'`, em);
   }
 
   private async exists(name: string, em: EntityManager): Promise<boolean> {
