@@ -25,6 +25,8 @@
  *   BENCH_ENFORCE=1 (also exit 1 when a target is missed),
  *   BENCH_PROFILE=<file> (a V8 CPU profile of this process during the relay half of phase 2, for
  *   Chrome DevTools or speedscope).
+ *   BENCH_COSTS=1 (phase 2 also prints the relay's CPU, PostgreSQL statements, Redis commands and node calls per
+ *   transaction, bench/relay-costs.ts; give it a Redis of its own, and QUEUE_REDIS_CLUSTER_NODES to put the queues on a cluster).
  *   BENCH_BLOCK_SECONDS [1] (phase 4's block time; 0 skips it), BENCH_BLOCK_PACED_N [200], BENCH_BLOCK_RATE [20] (paced
  *   sends per second, each side), BENCH_BLOCK_BURST_N [300],
  *   RELAY_*, RELAYER_KEYS_PER_REGION [24: a 300 burst fits under 16 in flight per key in one block; phases 2-3 use as many
@@ -55,6 +57,7 @@ import { chainsFileFor } from '../scripts/local-stack/chains-config';
 import { recreateDatabase } from '../scripts/local-stack/database';
 import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC, devRelayerAddresses } from '../scripts/local-stack/dev-keys';
 import { BlocksResults, blocksRows, phaseBlocks } from './relay-blocks';
+import { costMeter, Costs, countPgStatements } from './relay-costs';
 
 // ---------------------------------------------------------------- settings
 
@@ -90,6 +93,7 @@ const SETTINGS = {
   workers: int('BENCH_WORKERS', 0),
   enforce: process.env.BENCH_ENFORCE === '1',
   profile: process.env.BENCH_PROFILE,
+  costs: process.env.BENCH_COSTS === '1',
   blockSeconds: int('BENCH_BLOCK_SECONDS', 1),
   blockPacedN: int('BENCH_BLOCK_PACED_N', 200),
   blockRate: Math.max(1, int('BENCH_BLOCK_RATE', 20)),
@@ -267,7 +271,7 @@ async function bringUp(stackRef: { stack?: Partial<Stack> }): Promise<Stack> {
   await cleanRedis(SETTINGS.redisUrl, SETTINGS.redisPrefix);
 
   // Every setting the app reads, before the first import of src/.
-  const passthrough = Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(RELAY_|RELAYER_KEYS_PER_REGION$|DB_POOL_SIZE$|RATE_LIMIT_PER_MINUTE$)/.test(k)));
+  const passthrough = Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(RELAY_|RELAYER_KEYS_PER_REGION$|DB_POOL_SIZE$|RATE_LIMIT_PER_MINUTE$|QUEUE_REDIS_CLUSTER_NODES$)/.test(k)));
   Object.assign(process.env, {
     NODE_ENV: 'test', // read no .env / .local/local.env of a developer
     DATABASE_URL: SETTINGS.databaseUrl,
@@ -565,6 +569,7 @@ interface Results {
     /** Node calls per transaction, all methods, and the breakdown. */
     relayRpc: { total: number; text: string };
     directRpc: { total: number; text: string };
+    costs?: Costs;
   };
   blocks: BlocksResults;
   sync: { m: number; relayP50: number; relayP99: number; directP50: number; directP99: number; overheadP50: number; overheadP99: number };
@@ -619,6 +624,10 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
   const relayBefore = await appRpcCalls(stack.api);
   const relayFirstBlock = await stack.provider.getBlockNumber();
   const stopProfile = await startProfile(SETTINGS.profile);
+  if (SETTINGS.costs) countPgStatements(stack.db);
+  const costs = SETTINGS.costs
+    ? await costMeter({ db: stack.db, redisUrl: SETTINGS.redisUrl, clusterNodes: process.env.QUEUE_REDIS_CLUSTER_NODES, workerPids: (stack.workers ?? []).map((w) => w.pid!) })
+    : undefined;
   const cpu = cpuMeter();
   const started = now();
   const deadline = started + SETTINGS.phaseTimeoutMs;
@@ -663,6 +672,14 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
   const relayCpu = cpu();
   await stopProfile();
   const relayRpc = perTx(relayBefore, await appRpcCalls(stack.api), last.executed);
+  const costsPerTx = await costs?.(last.executed);
+  if (costsPerTx) {
+    const c = costsPerTx;
+    log(`  costs per tx: CPU ${c.cpuMsPerTx.bench.toFixed(2)} ms in this process (${SETTINGS.workers > 0 ? 'API + bench client' : 'app + bench client'})${c.cpuMsPerTx.workers.length ? `, ${c.cpuMsPerTx.workers.map((w) => w.toFixed(2)).join(' + ')} ms in worker processes` : ''}`);
+    log(`  costs per tx: ${c.pgStatementsPerTx.toFixed(1)} SQL statements from this process; database: ${c.pg.xact_commit.toFixed(1)} commits, ${c.pg.tup_inserted.toFixed(1)} rows inserted, ${c.pg.tup_updated.toFixed(1)} updated, ${c.pg.tup_deleted.toFixed(1)} deleted`);
+    log(`  costs per tx: Redis commands ${c.redisCommandsPerTx.app.toFixed(1)} on the app's Redis (${c.redisCommandsPerTx.appTop})`);
+    log(`  costs per tx: Redis commands ${c.redisCommandsPerTx.queues.toFixed(1)} on the queue cluster (${c.redisCommandsPerTx.queuesTop}), Lua-called commands included`);
+  }
   log(`  relay: ${last.executed}/${n} executed in ${relayMs.toFixed(0)} ms (${relayTps.toFixed(1)} tx/s; submissions took ${submitMs.toFixed(0)} ms, ${relayCpu})`);
   const relayBlocks = (await stack.provider.getBlockNumber()) - relayFirstBlock;
   log(`  relay: mined in ${relayBlocks} blocks (${(last.executed / Math.max(relayBlocks, 1)).toFixed(2)} tx per block)`);
@@ -683,6 +700,7 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
     submitPerSec: (submitted.txIds.length / submitted.elapsedMs) * 1000,
     relayRpc,
     directRpc,
+    ...(costsPerTx ? { costs: costsPerTx } : {}),
   };
 }
 

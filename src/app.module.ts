@@ -14,6 +14,7 @@ import { GaslessWorkerModule } from './modules/gasless/gasless-worker.module';
 import { IdempotencyModule } from './modules/idempotency';
 import { HealthModule } from './modules/health';
 import { MetricsModule } from './modules/metrics/metrics.module';
+import { PartitionsModule } from './modules/partitions';
 import { PoliciesModule } from './modules/policies';
 import { PricingModule } from './modules/pricing';
 import { RateLimitModule } from './modules/rate-limit';
@@ -30,8 +31,8 @@ import { RedisModule } from './redis/redis.module';
 @Module({ imports: [TxSocketModule] })
 export class ApiModule {}
 
-/** Queue consumers, receipt tracking, reconcilers, schedulers and outcome listeners. */
-@Module({ imports: [RelayWorkerModule, WebhooksWorkerModule, VaultWorkerModule, GaslessWorkerModule, FundingWorkerModule, BridgeWorkerModule] })
+/** Queue consumers, receipt tracking, reconcilers, schedulers, outcome listeners and partition upkeep. */
+@Module({ imports: [RelayWorkerModule, WebhooksWorkerModule, VaultWorkerModule, GaslessWorkerModule, FundingWorkerModule, BridgeWorkerModule, PartitionsModule] })
 export class WorkerModule {}
 
 /**

@@ -1,12 +1,29 @@
 import { DataSource } from 'typeorm';
 import { CONDITIONS_PORT, Scenario, startScenario } from './support/chain-conditions/scenario';
+import { RedisCluster, startRedisCluster } from './support/redis-cluster';
+
+/**
+ * Each scenario runs with the queues on the app's Redis and again on a 3-master Redis Cluster
+ * (QUEUE_REDIS_CLUSTER_NODES, the worker processes too); chain ids and ports differ per run, as
+ * a chain id's nonce counters outlive its anvil.
+ */
+const RUNS = [
+  { queues: 'one Redis', cluster: false, pendingcap: { chainId: 31421, basePort: CONDITIONS_PORT + 8 }, twoWorkers: { chainId: 31422, basePort: CONDITIONS_PORT + 10 }, killed: { chainId: 31423, basePort: CONDITIONS_PORT + 12 } },
+  { queues: 'a 3-master Redis Cluster', cluster: true, pendingcap: { chainId: 31480, basePort: CONDITIONS_PORT + 24 }, twoWorkers: { chainId: 31481, basePort: CONDITIONS_PORT + 26 }, killed: { chainId: 31482, basePort: CONDITIONS_PORT + 28 } },
+];
 
 /**
  * Chain conditions, part 3: more than one worker process, a worker SIGKILLed while it settles,
  * and a node that refuses a sender's transactions beyond a pending cap. Counted from the chain.
  */
-describe('chain conditions: worker processes and back-pressure', () => {
+describe.each(RUNS)('chain conditions: worker processes and back-pressure (queues on $queues)', (run) => {
   let s: Scenario | undefined;
+  let cluster: RedisCluster | undefined;
+  beforeAll(async () => {
+    if (run.cluster) cluster = await startRedisCluster();
+  }, 60_000);
+  afterAll(() => cluster?.stop());
+  const env = () => ({ ...cluster?.env });
   afterEach(async () => {
     await s?.stop();
     s = undefined;
@@ -14,7 +31,7 @@ describe('chain conditions: worker processes and back-pressure', () => {
   const clean = { doubled: 0, lost: 0, failedButExecuted: 0, pending: 0, ledgerDiff: 0n, chargeDiff: 0n };
 
   it('a node refusing more than 4 pending transactions per sender ("txpool is full"): back-pressure, none FAILED', async () => {
-    s = await startScenario({ name: 'pendingcap', chainId: 31421, basePort: CONDITIONS_PORT + 8, proxy: { pendingCap: 4 }, confirmations: 2 });
+    s = await startScenario({ name: 'pendingcap', ...run.pendingcap, proxy: { pendingCap: 4 }, confirmations: 2, env: env() });
     await s.chain.intervalMining(1);
     const batch = await s.submit(30);
     await s.drain(batch, 50_000);
@@ -26,7 +43,7 @@ describe('chain conditions: worker processes and back-pressure', () => {
   }, 120_000);
 
   it('two worker processes on one backlog behind a lagging read node', async () => {
-    s = await startScenario({ name: 'two-workers', chainId: 31422, basePort: CONDITIONS_PORT + 10, proxy: { lagMs: 1500 }, confirmations: 2, workers: 2 });
+    s = await startScenario({ name: 'two-workers', ...run.twoWorkers, proxy: { lagMs: 1500 }, confirmations: 2, workers: 2, env: env() });
     await s.chain.intervalMining(1);
     const batch = await s.submit(40);
     await s.drain(batch, 50_000);
@@ -37,7 +54,7 @@ describe('chain conditions: worker processes and back-pressure', () => {
   }, 240_000);
 
   it('a worker SIGKILLed mid-settlement, another one started', async () => {
-    s = await startScenario({ name: 'killed', chainId: 31423, basePort: CONDITIONS_PORT + 12, proxy: { lagMs: 1000 }, confirmations: 2, workers: 1 });
+    s = await startScenario({ name: 'killed', ...run.killed, proxy: { lagMs: 1000 }, confirmations: 2, workers: 1, env: env() });
     await s.chain.intervalMining(1);
     const batch = await s.submit(30);
     // Kill once some are settled and some are still in flight.

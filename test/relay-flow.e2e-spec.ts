@@ -1,18 +1,25 @@
 import { DataSource } from 'typeorm';
 import { LedgerService } from '../src/modules/accounts/domain/ledger.service';
 import { mintCall, randomAddress, testChain, token, tokenContract } from './support/chain-fixtures';
+import { clusterKeys, QUEUE_BACKENDS, RedisCluster, startRedisCluster } from './support/redis-cluster';
 import { createAccount, createTestApp, TestApp } from './support/test-app';
 import { waitForTx } from './support/wait-for-tx';
 
-describe('relay: submit, send, confirm, settle', () => {
+// The same flow with the queues on the app's Redis and on a Redis Cluster (QUEUE_REDIS_CLUSTER_NODES).
+describe.each(QUEUE_BACKENDS)('relay: submit, send, confirm, settle (queues on $queues)', (backend) => {
   let t: TestApp;
+  let cluster: RedisCluster | undefined;
   const chain = testChain(31337);
   const usdc = token(chain, 'USDC');
 
   beforeAll(async () => {
-    t = await createTestApp();
+    if (backend.cluster) cluster = await startRedisCluster();
+    t = await createTestApp({ env: cluster?.env });
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await cluster?.stop();
   });
-  afterAll(() => t.close());
 
   it('submit-tx relays a call, executes it on chain and charges the actual cost', async () => {
     const { apiKey, userId } = await createAccount(t, 20);
@@ -47,5 +54,19 @@ describe('relay: submit, send, confirm, settle', () => {
       .send({ tx: { chainId: 31337, to: usdc, callData: mintCall(randomAddress()) }, timeoutMs: 15000, includeReceipt: true })
       .expect(200);
     expect(res.body.data).toMatchObject({ status: 'EXECUTED', isAccountCharged: true, receipt: { status: 1 } });
+  });
+
+  if (backend.cluster)
+    it('on the cluster, the send jobs ran there and each queue keeps its keys in a slot of its own', async () => {
+    const c = cluster!;
+    const keys = await clusterKeys(c, '{relay-test:*');
+    // The send jobs of the two transactions above completed on the cluster (the queue's event stream says so; completed jobs are removed).
+    const events = await c.cli(c.ports[0], '-c', 'xrange', '{relay-test:relay-send}:relay-send:events', '-', '+');
+    expect(events.split('\n').filter((line) => line === 'completed').length).toBeGreaterThanOrEqual(2);
+    const sendSlot = await c.cli(c.ports[0], 'cluster', 'keyslot', '{relay-test:relay-send}:relay-send:completed');
+    const reconcilerSlot = await c.cli(c.ports[0], 'cluster', 'keyslot', '{relay-test:reconciler}:reconciler:repeat');
+    expect(sendSlot).not.toBe(reconcilerSlot);
+    // Hash tags per queue spread the queues over more than one master.
+    expect([...keys.values()].filter((k) => k.length > 0).length).toBeGreaterThan(1);
   });
 });

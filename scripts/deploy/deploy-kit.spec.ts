@@ -12,6 +12,7 @@ import { AppConfig } from '../../src/config/app-config';
 import { MetricsService } from '../../src/modules/metrics';
 import { loadChainsFile } from '../../src/modules/chains/domain/load-chains-file';
 import { QueueDepthMetrics } from '../../src/queue/queue-depth.metrics';
+import { QueueConnection } from '../../src/redis/queue-connection';
 import { CHART_DIR, helm, validateManifests } from './helm';
 
 const ROOT = join(__dirname, '..', '..');
@@ -25,7 +26,8 @@ type Container = { name: string; command?: string[]; ports?: Array<{ name: strin
 /** Every metric name the service registers, as Prometheus sees it (histogram series suffixes included), with the labels it carries. */
 function exportedMetrics(): Map<string, Set<string>> {
   const metrics = new MetricsService();
-  new QueueDepthMetrics({ REDIS_URL: 'redis://127.0.0.1:1', REDIS_PREFIX: 'x' } as AppConfig, metrics);
+  const config = { REDIS_URL: 'redis://127.0.0.1:1', REDIS_PREFIX: 'x' } as AppConfig;
+  new QueueDepthMetrics(config, new QueueConnection(config), metrics);
   const names = new Map<string, Set<string>>();
   for (const metric of metrics.registry.getMetricsAsArray()) {
     const { name, type, labelNames } = metric as unknown as { name: string; type: string; labelNames?: string[] };

@@ -44,6 +44,30 @@ export class AppConfig {
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// URL' })
   REDIS_URL: string;
 
+  /**
+   * Redis Cluster for the BullMQ queues: comma-separated seed nodes, `host:port` or
+   * `redis[s]://[user:password@]host:port` (credentials and TLS of the first apply to every node).
+   * Unset: the queues share REDIS_URL. Everything else stays on REDIS_URL (docs/decisions.md).
+   */
+  @IsOptional() @Matches(/^(?:(?:rediss?:\/\/[^,\s]+|[A-Za-z0-9.-]+:\d{1,5})(?:,|$))+$/, { message: 'QUEUE_REDIS_CLUSTER_NODES must be comma-separated host:port or redis:// URLs' })
+  QUEUE_REDIS_CLUSTER_NODES?: string;
+
+  /**
+   * Days after which a month of relay_transactions, relay_broadcasts, tx_status_events and
+   * webhook_deliveries is dropped, counted from the month's end, and only when every row in it is
+   * final. 0 (default): never. The ledger is never dropped (docs/decisions.md, "Time partitions").
+   */
+  @IsInt() @Min(0) @Max(36_500)
+  RETENTION_DAYS: number = 0;
+
+  /** Months of partitions kept created ahead of the current one. */
+  @IsInt() @Min(1) @Max(24)
+  PARTITION_MONTHS_AHEAD: number = 2;
+
+  /** How often a worker checks the partitions (creation ahead, retention). */
+  @IsInt() @Min(1000)
+  PARTITION_MAINTENANCE_INTERVAL_MS: number = 3_600_000;
+
   /** Prefix for every BullMQ queue and Redis key, so several deployments can share one Redis. */
   @IsString() @Matches(/^[a-z0-9-]+$/)
   REDIS_PREFIX: string = 'relay';

@@ -1,8 +1,9 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import { Queue } from 'bullmq';
+import { ConnectionOptions, Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { Gauge } from 'prom-client';
 import { AppConfig } from '../config/app-config';
+import { QueueConnection } from '../redis/queue-connection';
 import { MetricsService } from '../modules/metrics';
 import { QUEUES } from './queue-names';
 
@@ -19,6 +20,7 @@ export class QueueDepthMetrics implements OnModuleDestroy {
 
   constructor(
     private readonly config: AppConfig,
+    private readonly queueConnection: QueueConnection,
     metrics: MetricsService,
   ) {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
@@ -50,10 +52,16 @@ export class QueueDepthMetrics implements OnModuleDestroy {
 
   private handles(): Queue[] {
     if (!this.queues) {
-      this.connection = new Redis(this.config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false });
-      this.connection.on('error', () => undefined);
-      const prefix = `${this.config.REDIS_PREFIX}:bull`;
-      this.queues = Object.values(QUEUES).map((name) => new Queue(name, { connection: this.connection!, prefix }));
+      let connection: Redis | ConnectionOptions;
+      if (this.queueConnection.isCluster) {
+        // The shared cluster connection; its owner closes it.
+        connection = this.queueConnection.connection();
+      } else {
+        this.connection = new Redis(this.config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false });
+        this.connection.on('error', () => undefined);
+        connection = this.connection;
+      }
+      this.queues = Object.values(QUEUES).map((name) => new Queue(name, { connection, prefix: this.queueConnection.prefix(name) }));
     }
     return this.queues;
   }

@@ -1,16 +1,15 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
+import { QueueConnection } from '../redis/queue-connection';
 import { QueueDepthMetrics } from './queue-depth.metrics';
 
-/** BullMQ on the app's Redis; feature modules register their queues from QUEUES. */
+/** BullMQ on the app's Redis or the queue cluster (QueueConnection); feature modules register their queues with `registerQueues`. */
 @Module({
   imports: [
     BullModule.forRootAsync({
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({
-        connection: { url: config.REDIS_URL, maxRetriesPerRequest: null },
-        prefix: `${config.REDIS_PREFIX}:bull`,
+      inject: [QueueConnection],
+      useFactory: (queues: QueueConnection) => ({
+        connection: queues.connection(),
         defaultJobOptions: { removeOnComplete: 1000, removeOnFail: 5000 },
       }),
     }),

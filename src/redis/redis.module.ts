@@ -1,10 +1,14 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { AppConfig } from '../config/app-config';
+import { QueueConnection } from './queue-connection';
 
 export const REDIS = Symbol('REDIS');
 
-/** One shared command connection; subscribers open their own (a subscribed connection can do nothing else). */
+/**
+ * One shared command connection; subscribers open their own (a subscribed connection can do nothing else).
+ * Global, so it shuts down after every module using it (the queue connection too).
+ */
 @Global()
 @Module({
   providers: [
@@ -14,8 +18,9 @@ export const REDIS = Symbol('REDIS');
       useFactory: (config: AppConfig) =>
         new Redis(config.REDIS_URL, { keyPrefix: `${config.REDIS_PREFIX}:`, maxRetriesPerRequest: 2, enableOfflineQueue: true }),
     },
+    QueueConnection,
   ],
-  exports: [REDIS],
+  exports: [REDIS, QueueConnection],
 })
 export class RedisModule implements OnApplicationShutdown {
   constructor(@Inject(REDIS) private readonly redis: Redis) {}

@@ -20,6 +20,7 @@ import { SwapDiscovery1795744363415 } from './1795744363415-swap-discovery';
 import { Deposits1795750000000 } from './1795750000000-deposits';
 import { SponsorshipPolicies1795745000000 } from './1795745000000-sponsorship-policies';
 import { RelayerKeys1795751000000 } from './1795751000000-relayer-keys';
+import { TimePartitions1795760000000 } from './1795760000000-time-partitions';
 import { Bridge1795761000000 } from './1795761000000-bridge';
 
 /** Every migration in order; listed explicitly so the build, the CLI and tests agree. */
@@ -46,5 +47,6 @@ export const MIGRATIONS = [
   SponsorshipPolicies1795745000000,
   Deposits1795750000000,
   RelayerKeys1795751000000,
+  TimePartitions1795760000000,
   Bridge1795761000000,
 ];

@@ -1,3 +1,4 @@
+import { registerQueues } from '../../queue/register-queues';
 import { BullModule } from '@nestjs/bullmq';
 import { Module, OnModuleInit } from '@nestjs/common';
 import { QUEUES } from '../../queue/queue-names';
@@ -20,7 +21,7 @@ import { BridgeDepositStore } from './store/bridge-deposit.store';
  * the swap module's CrossChainRoutes), the filler's passes, the operator's view. Every role.
  */
 @Module({
-  imports: [AccountsModule, ChainsModule, PricingModule, RelayCoreModule, RelayModule, RelayerWalletsModule, SwapModule, BullModule.registerQueue({ name: QUEUES.bridge })],
+  imports: [AccountsModule, ChainsModule, PricingModule, RelayCoreModule, RelayModule, RelayerWalletsModule, SwapModule, registerQueues(QUEUES.bridge)],
   controllers: [BridgeAdminController],
   providers: [BridgeCursorStore, BridgeDepositStore, BridgeInventory, BridgeQuotes, BridgeStatus, BridgeFiller],
   exports: [BridgeFiller, BridgeInventory, BridgeStatus, BullModule],

@@ -1,6 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { QUEUES } from '../../queue/queue-names';
+import { registerQueues } from '../../queue/register-queues';
 import { AccountsModule } from '../accounts';
 import { ChainsModule } from '../chains';
 import { PricingModule } from '../pricing';
@@ -17,7 +18,7 @@ import { DepositStore } from './store/deposit.store';
 
 /** Self-serve funding: deposit addresses, the watcher, the sweeper and their HTTP reads; loaded in every role. */
 @Module({
-  imports: [AccountsModule, ChainsModule, PricingModule, RelayCoreModule, TxEventsModule, BullModule.registerQueue({ name: QUEUES.deposits })],
+  imports: [AccountsModule, ChainsModule, PricingModule, RelayCoreModule, TxEventsModule, registerQueues(QUEUES.deposits)],
   controllers: [FundingController],
   providers: [DepositAddressStore, DepositCursorStore, DepositStore, DepositAddresses, DepositWatcher, DepositSweeper, FundingService],
   exports: [DepositWatcher, DepositSweeper, DepositAddresses, BullModule],

@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import Redis from 'ioredis';
+import Redis, { Cluster } from 'ioredis';
 import { runWithTrace } from '../../common/trace/trace-context';
+import { QueueConnection } from '../../redis/queue-connection';
 import { REDIS } from '../../redis/redis.module';
 import { MetricsService } from '../metrics';
 
@@ -39,12 +40,17 @@ export class PeriodicJobs implements OnApplicationShutdown {
   private running: Promise<void> | null = null;
   private stopped = false;
   private readonly onReady = () => void this.check('redis reconnected');
+  private readonly sentinel: { client: Redis | Cluster; key: string };
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     private readonly metrics: MetricsService,
+    queues: QueueConnection,
   ) {
-    this.redis.on('ready', this.onReady);
+    // The sentinel lives with the queues: on a queue cluster it is the cluster's data that matters.
+    const onCluster = queues.clusterKey('liveness:sentinel');
+    this.sentinel = onCluster ?? { client: this.redis, key: SENTINEL_KEY };
+    this.sentinel.client.on('ready', this.onReady);
   }
 
   /** Registers (upserts) the schedule now and keeps it registered. */
@@ -63,7 +69,7 @@ export class PeriodicJobs implements OnApplicationShutdown {
   onApplicationShutdown(): void {
     this.stopped = true;
     clearInterval(this.timer);
-    this.redis.off('ready', this.onReady);
+    this.sentinel.client.off('ready', this.onReady);
   }
 
   /** One watchdog pass; concurrent callers share the running one. */
@@ -92,7 +98,7 @@ export class PeriodicJobs implements OnApplicationShutdown {
         this.logger.warn(`schedule ${job.id} was missing from Redis (${reason}); registered again`);
       }
       // SET NX succeeds only when the key is absent: the first pass of a fresh or flushed Redis.
-      const fresh = (await this.redis.set(SENTINEL_KEY, String(Date.now()), 'NX')) === 'OK';
+      const fresh = (await this.sentinel.client.set(this.sentinel.key, String(Date.now()), 'NX')) === 'OK';
       if (!fresh) return;
       for (const [name, hook] of this.hooks) {
         try {
@@ -100,7 +106,7 @@ export class PeriodicJobs implements OnApplicationShutdown {
           this.metrics.redisLossRecoveries.inc({ hook: name });
         } catch (err) {
           // The sentinel is dropped so the next pass runs the hooks again.
-          await this.redis.del(SENTINEL_KEY).catch(() => undefined);
+          await this.sentinel.client.del(this.sentinel.key).catch(() => undefined);
           this.logger.warn(`recovery ${name} after Redis data loss failed, retrying next pass: ${(err as Error).message}`);
         }
       }

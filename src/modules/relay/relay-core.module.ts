@@ -1,6 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { QUEUES } from '../../queue/queue-names';
+import { registerQueues } from '../../queue/register-queues';
 import { AccountsModule } from '../accounts';
 import { ChainsModule } from '../chains';
 import { PolicyCoreModule } from '../policies';
@@ -31,7 +32,7 @@ import { FeeRaise } from './pipeline/fee-raise.service';
 /** What both the API side and the worker side of the relay need. */
 @Module({
   imports: [
-    BullModule.registerQueue({ name: QUEUES.relaySend }, { name: QUEUES.reconciler }),
+    registerQueues(QUEUES.relaySend, QUEUES.reconciler),
     AccountsModule,
     ChainsModule,
     PricingModule,

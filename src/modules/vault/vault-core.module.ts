@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { QUEUES } from '../../queue/queue-names';
+import { registerQueues } from '../../queue/register-queues';
 import { RelayCoreModule } from '../relay';
 import { ApyService } from './domain/apy.service';
 import { OrderTracker } from './domain/order-tracker.service';
@@ -23,7 +24,7 @@ import { VaultShareSampleStore } from './store/vault-share-sample.store';
 /** What the vault API and the vault workers share: venues, chain reads, APYs, solvers, order tracking. */
 @Module({
   imports: [
-    BullModule.registerQueue({ name: QUEUES.orders }, { name: QUEUES.vaultSamples }),
+    registerQueues(QUEUES.orders, QUEUES.vaultSamples),
     RelayCoreModule,
   ],
   providers: [

@@ -1,6 +1,6 @@
-import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { QUEUES } from '../../queue/queue-names';
+import { registerQueues } from '../../queue/register-queues';
 import { TxEventsModule } from '../tx-events';
 import { SecretBox } from '../../common/crypto/secret-box';
 import { WebhookAttemptService } from './delivery/webhook-attempt.service';
@@ -11,7 +11,7 @@ import { WebhookStoresModule } from './store/webhook-stores.module';
 
 /** Dispatcher and delivery processor: loaded by APP_ROLE worker and all, like the relay's worker side. */
 @Module({
-  imports: [BullModule.registerQueue({ name: QUEUES.webhooks }), TxEventsModule, WebhookStoresModule],
+  imports: [registerQueues(QUEUES.webhooks), TxEventsModule, WebhookStoresModule],
   providers: [SecretBox, WebhookQueue, WebhookAttemptService, WebhookDeliveryProcessor, WebhookDispatcher],
 })
 export class WebhooksWorkerModule {}

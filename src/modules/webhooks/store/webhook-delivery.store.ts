@@ -84,14 +84,15 @@ export class WebhookDeliveryStore extends SqlStore {
   /** A pending delivery per enabled webhook of each event's account (events from tx_status_events). */
   createForEvents(eventIds: string[], em: EntityManager): Promise<Array<{ id: string; userId: string }>> {
     return this.rows<{ id: string; userId: string }>(
-      sql`INSERT INTO webhook_deliveries (webhook_id, event_id, tx_id, user_id, status, next_attempt_at)
-          SELECT w.id, e.id, e.tx_id, e.user_id, 'pending', now()
+      // event_created_at is the partition key (migration TimePartitions): a delivery lives in its event's month.
+      sql`INSERT INTO webhook_deliveries (webhook_id, event_id, event_created_at, tx_id, user_id, status, next_attempt_at)
+          SELECT w.id, e.id, e.created_at, e.tx_id, e.user_id, 'pending', now()
             FROM tx_status_events e JOIN webhooks w ON w.user_id = e.user_id AND w.enabled
                  -- A registration's event filter (null: every event).
                  AND (w.events IS NULL OR (e.payload->>'event') = ANY(w.events))
            WHERE e.id = ANY(${eventIds}::bigint[])
            ORDER BY e.id, w.position
-          ON CONFLICT (webhook_id, event_id) DO NOTHING
+          ON CONFLICT (webhook_id, event_id, event_created_at) DO NOTHING
           RETURNING id::text AS id, user_id AS "userId"`,
       em,
     );
