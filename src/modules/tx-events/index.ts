@@ -2,6 +2,7 @@
 export { TxEventsModule } from './tx-events.module';
 export { notificationFor } from './tx-notification';
 export type { TxNotification, TxSignal } from './tx-notification';
+export type { FailureReason, TxRecord, TxStatus } from './tx-record';
 export { TxSignalSubscriber } from './tx-signal.subscriber';
 export { TxStatusEventEntity } from './tx-status-event.entity';
 export { earlierEventUndispatched, outboxInsert, TxStatusEventStore } from './tx-status-event.store';
