@@ -9,6 +9,7 @@ export default tseslint.config(
     plugins: { project: boundaries },
     rules: {
       'project/module-boundaries': 'error',
+      'project/surface-exports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
       'no-restricted-syntax': [

@@ -5,7 +5,7 @@ import { rawSql, Sql, sql } from '../../../database/sql';
 import { SqlRunner, SqlStore } from '../../../database/sql-store';
 import { AccountCounters, countersSet } from './account-counters';
 import { AccountEntity } from './account.entity';
-import { outboxInsert } from '../../tx-events';
+import { outboxInsert } from '../../tx-events/statements';
 import type { LowBalanceEvent } from '../../tx-events';
 import { reserveEntryCte } from './ledger-entry.store';
 

@@ -61,8 +61,8 @@ export class PlanExecutionService {
       region,
       origin: 'vault',
       endUser: quote.userAddress,
-      within: async (em, tx) => {
-        if (!(await this.quotes.consume(quote.id, em))) throw new AppError('RESOURCE_001', `quote ${quote.id} is unknown, used or expired; request a fresh quote`);
+      within: async (work, tx) => {
+        if (!(await this.quotes.consume(quote.id, work))) throw new AppError('RESOURCE_001', `quote ${quote.id} is unknown, used or expired; request a fresh quote`);
         order = await this.orders.open({
           accountId: caller.account.id,
           quoteId: quote.id,
@@ -77,7 +77,7 @@ export class PlanExecutionService {
           status: 'relaying',
           executionTxHash: null,
           failureReason: null,
-        }, em);
+        }, work);
       },
     });
     if (!order) throw new AppError('SYSTEM_001', 'the vault order was not recorded');

@@ -1,0 +1,2 @@
+/** What the app uses of health: its module (GET /health, the admin health report). */
+export { HealthModule } from './health.module';
