@@ -20,6 +20,13 @@ export default tseslint.config(
     },
   },
   {
+    // The environment is read in src/config/ (AppConfig and process-env.ts) and at the process
+    // edge (main.ts, the CLI); everything else takes AppConfig (docs/module-skeleton.md).
+    files: ['src/**/*.ts'],
+    ignores: ['src/config/**', 'src/main.ts', 'src/cli/**', 'src/**/*.spec.ts'],
+    rules: { 'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read the environment in src/config/ (AppConfig or process-env.ts), not here.' }] },
+  },
+  {
     // Command-line entry points print their results.
     files: ['src/cli/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts', 'examples/**/*.ts', 'packages/sdk/test/**/*.ts'],
     rules: { 'no-console': 'off' },

@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { Linter } from 'eslint';
-import * as tsParser from '@typescript-eslint/parser';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const boundaries = require('./module-boundaries.cjs');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const tsParser = require('@typescript-eslint/parser');
 const root = join(__dirname, '..');
 
 function lint(code: string, file: string, rule = 'module-boundaries') {

@@ -1,5 +1,6 @@
 import { ConsoleLogger, LogLevel } from '@nestjs/common';
 import { scrubProviderUrls } from '../evm/provider-url';
+import { logFormat } from '../../config/process-env';
 import { currentTraceId } from './trace-context';
 
 /**
@@ -8,7 +9,7 @@ import { currentTraceId } from './trace-context';
  * configured provider URLs (their keys), whatever error text it quotes.
  */
 export class AppLogger extends ConsoleLogger {
-  private readonly json = process.env.LOG_FORMAT === 'json';
+  private readonly json = logFormat() === 'json';
 
   protected override printStackTrace(stack: string): void {
     super.printStackTrace(typeof stack === 'string' ? scrubProviderUrls(stack) : stack);

@@ -16,8 +16,7 @@ import { encodeExecute } from './settlement-plan';
 import { SettlementDelegates } from './settlement-delegates';
 import { vaultLabel } from './vault-label';
 import { VaultReader } from './vault-reader.service';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../../../common/ids/uuid';
 
 /**
  * POST /v1/deposits: checks that both signatures are the quote's user's, takes the quote (once),
@@ -88,7 +87,7 @@ export class PlanExecutionService {
 
   /** Unknown, foreign (another account's), expired and used quotes all look the same: 404. */
   private async usableQuote(caller: Caller, quoteId: string): Promise<VaultQuoteEntity> {
-    const quote = UUID.test(quoteId) ? await this.quotes.findOfAccount(quoteId, caller.account.id) : null;
+    const quote = isUuid(quoteId) ? await this.quotes.findOfAccount(quoteId, caller.account.id) : null;
     if (!quote || quote.consumedAt !== null || quote.expiresAt.getTime() <= Date.now()) {
       throw new AppError('RESOURCE_001', `quote ${quoteId} is unknown, used or expired; request a fresh quote`);
     }
