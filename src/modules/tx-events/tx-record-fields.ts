@@ -4,6 +4,7 @@ import type { FailureReason, TxRecord } from './tx-record';
  * The lifecycle fields every view of a transaction carries (the record of GET /api/tx and
  * lists, webhook bodies, Socket.IO events), computed in one place so they agree.
  */
+
 /** Null unless FAILED; rows finished before the column existed were backfilled by the migration. */
 export function failureReasonOf(tx: Pick<TxRecord, 'status' | 'stage' | 'failureReason'>): FailureReason | null {
   if (tx.status !== 'FAILED') return null;

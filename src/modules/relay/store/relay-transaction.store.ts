@@ -14,7 +14,6 @@ import { deleteBroadcastsCte, markAcceptedUpdate, markMinedCte, unmarkedTxIds } 
 import { CancelReason, RelayTransactionEntity } from './relay-transaction.entity';
 import { moveSet, moveWhere, payloadWithStages, STAGE_COLUMNS } from './relay-transaction.sql';
 
-/** What a settlement writes on the row besides the stage. */
 /** The stage times of a row as a statement wrote them. */
 export interface StageStamps {
   created_at: Date;
@@ -51,7 +50,6 @@ export class RelayTransactionStore extends SqlStore {
     return this.manager(runner).findOneBy(RelayTransactionEntity, { id });
   }
 
-  /** In-flight transactions created before `before`, oldest first (PENDING is exactly the in-flight stages, and it is indexed). */
   /** Final rows (EXECUTED/FAILED) for the chain audit, oldest first, after the `after` id cursor within the same created_at order. */
   finalForAudit(
     filter: { chainId?: number; since?: Date; until?: Date; userId?: string; minedOnly?: boolean },
@@ -72,6 +70,7 @@ export class RelayTransactionStore extends SqlStore {
     return q.orderBy("date_trunc('milliseconds', t.created_at)", 'ASC').addOrderBy('t.id', 'ASC').limit(limit).getMany();
   }
 
+  /** In-flight transactions created before `before`, oldest first (PENDING is exactly the in-flight stages, and it is indexed). */
   inFlightBefore(before: Date, limit: number): Promise<RelayTransactionEntity[]> {
     return this.manager()
       .createQueryBuilder(RelayTransactionEntity, 't')
