@@ -67,5 +67,5 @@ export async function eventsOf(path: MoneyPath, txId: string): Promise<Array<{ s
 
 /** The fields of an EVM submission PendingWriter takes (anvil's chain id; nothing is sent). */
 export function submission(overrides: Record<string, unknown> = {}) {
-  return { chainId: 31337, to: randomAddress(), callData: '0x', value: '0', transactionType: 'standard', submitRegion: 'default', ...overrides } as never;
+  return { chainId: 31337, to: randomAddress(), callData: '0x', value: '0', transactionType: 'flash', submitRegion: 'default', ...overrides } as never;
 }
