@@ -21,7 +21,8 @@ export interface Built<T> {
   get(token: string | symbol): Fake<Record<string, unknown>>;
 }
 
-const NOT_FAKED = new Set<PropertyKey>(['then', 'asymmetricMatch', 'nodeType', 'toJSON', '$$typeof', 'constructor']);
+// 'calls': jest takes an object with calls.all() for a jasmine spy.
+const NOT_FAKED = new Set<PropertyKey>(['then', 'calls', 'asymmetricMatch', 'nodeType', 'toJSON', '$$typeof', 'constructor']);
 
 /** A callable whose missing members are fakes too; `then` stays undefined so it is never mistaken for a promise. */
 export function fake<T = Record<string, unknown>>(members: Partial<Record<keyof T, unknown>> = {}): Fake<T> {
