@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { build } from '../../../../test/fakes/build';
 import { LedgerService, LowBalanceMonitor } from '../../accounts';
 import { ChainRegistry } from '../../chains';
@@ -16,6 +17,7 @@ import { SettlementService } from './settlement.service';
  * themselves run against PostgreSQL in relay-transaction.store.spec.ts and the ledger's spec.
  */
 describe('SettlementService', () => {
+  beforeAll(() => Logger.overrideLogger(false));
   // 21,000 gas at 1 gwei = 2.1e13 wei; at 2,000 USD per ETH that is 42,000 micro-USD.
   const COST = 42_000n;
   const stamps = { created_at: new Date(), signed_at: new Date(), broadcast_at: new Date(), mined_at: new Date(), settled_at: new Date() };
