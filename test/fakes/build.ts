@@ -44,6 +44,8 @@ function dependenciesOf(cls: Type<unknown>): Token[] {
   const declared = (Reflect.getMetadata('self:paramtypes', cls) as Array<{ index: number; param: Token }> | undefined) ?? [];
   const tokens = [...types];
   for (const { index, param } of declared) tokens[index] = param;
+  // A parameter typed by an interface or a union is emitted as Object: one fake per position, not one shared.
+  for (let i = 0; i < tokens.length; i++) if (tokens[i] === Object || tokens[i] === undefined) tokens[i] = Symbol.for(`${cls.name}#${i}`);
   if (tokens.length < cls.length) throw new Error(`${cls.name}: no constructor metadata (is it @Injectable()?)`);
   return tokens;
 }
