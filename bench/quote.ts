@@ -41,7 +41,7 @@ import { join } from 'node:path';
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { parseUnits, Wallet } from 'ethers';
+import { JsonRpcProvider, parseUnits, Wallet } from 'ethers';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { bringUpDevnet, type Devnet } from '../scripts/devnet';
@@ -156,6 +156,10 @@ async function startApp(): Promise<{ app: INestApplication; ms: number; heapMb: 
 async function bringUp(): Promise<Stack> {
   mkdirSync(STATE_DIR, { recursive: true });
   const devnet = await bringUpDevnet({ chains: [{ chainId: 31337, name: 'Devnet', port: SETTINGS.chainPort }], stateDir: STATE_DIR, extraPools: SETTINGS.extraPools, log: (l) => log(`devnet: ${l}`) });
+  const headProvider = new JsonRpcProvider(devnet.chains[0].rpcUrl, 31337, { staticNetwork: true });
+  const head = await headProvider.getBlockNumber();
+  headProvider.destroy();
+  log(`devnet: deployment (${SETTINGS.extraPools} extra pools) took ${(devnet.timingsMs.deploy / 1000).toFixed(1)} s, head block ${head}`);
   const chainsFile = join(STATE_DIR, 'chains.json');
   writeFileSync(chainsFile, JSON.stringify(chainsFileFor(devnet.chains), null, 2));
   await recreateDatabase(SETTINGS.databaseUrl);
@@ -461,7 +465,7 @@ async function quality(stack: Stack): Promise<QualityRow[]> {
     [extra[i], extra[j]] = [extra[j], extra[i]];
   }
   const tokens = SETTINGS.extraPools > 0 ? [...own, ...extra].slice(0, Math.max(2, SETTINGS.qualityTokens)) : all;
-  return routerQuality(market.graph, [...market.pools.values()], decimals, 31337, tokens, SETTINGS.qualityChunks, SETTINGS.logs ? log : undefined);
+  return routerQuality(market.graph, decimals, 31337, tokens, SETTINGS.qualityChunks, SETTINGS.logs ? log : undefined);
 }
 
 async function main(): Promise<number> {

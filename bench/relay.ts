@@ -30,6 +30,10 @@
  *   RELAY_*, RELAYER_KEYS_PER_REGION [24: a 300 burst fits under 16 in flight per key in one block; phases 2-3 use as many
  *   direct wallets as BENCH_WALLETS],
  *   DB_POOL_SIZE and RATE_LIMIT_PER_MINUTE are passed to the app.
+ *   RELAYER_SIGNER [local]: `pkcs11` signs with keys in a SoftHSM2 token the bench makes for the run
+ *   in .local/bench/softhsm (label relay-bench; `relayer-<region>-<i>` secp256k1 keys generated in the
+ *   token for every region of RELAY_REGIONS, RELAYER_KEYS_PER_REGION each, funded on the bench's chain;
+ *   no treasury, as with `local`), SOFTHSM2_MODULE [/usr/lib/softhsm/libsofthsm2.so].
  */
 import 'reflect-metadata';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -91,6 +95,8 @@ const SETTINGS = {
   blockRate: Math.max(1, int('BENCH_BLOCK_RATE', 20)),
   blockBurstN: int('BENCH_BLOCK_BURST_N', 300),
   relayerKeys: int('RELAYER_KEYS_PER_REGION', 24),
+  signer: process.env.RELAYER_SIGNER === 'pkcs11' ? ('pkcs11' as const) : ('local' as const),
+  regions: (process.env.RELAY_REGIONS ?? 'us-east,eu-west,ap-south').split(',').map((r) => r.trim()),
 };
 const TARGETS = { ratio: 0.5, overheadP50Ms: 20 };
 const ADMIN_TOKEN = `bench-admin-${randomBytes(12).toString('hex')}`;
@@ -240,10 +246,11 @@ async function bringUp(stackRef: { stack?: Partial<Stack> }): Promise<Stack> {
   const t0 = now();
   // Enough keys that a burst fits under the in-flight bound per key (RELAY_MAX_IN_FLIGHT_PER_KEY) in one block.
   const keysPerRegion = SETTINGS.relayerKeys;
+  const token = SETTINGS.signer === 'pkcs11' ? await benchToken(keysPerRegion) : undefined;
   const devnet = await bringUpDevnet({
     chains: [{ chainId: CHAIN_ID, name: 'Devnet', port: SETTINGS.chainPort }],
     stateDir: STATE_DIR,
-    fund: devRelayerAddresses(3, keysPerRegion),
+    fund: token ? token.addresses : devRelayerAddresses(SETTINGS.regions.length, keysPerRegion),
     log: (line) => log(`devnet: ${line}`),
   });
   stackRef.stack = { devnet };
@@ -280,6 +287,7 @@ async function bringUp(stackRef: { stack?: Partial<Stack> }): Promise<Stack> {
     RATE_LIMIT_PER_MINUTE: '1000000',
     RELAYER_KEYS_PER_REGION: String(keysPerRegion),
     ...passthrough,
+    ...(token?.env ?? {}),
   });
 
   const { dataSourceOptions } = await import('../src/database/data-source-options');
@@ -310,6 +318,26 @@ async function bringUp(stackRef: { stack?: Partial<Stack> }): Promise<Stack> {
   const stack: Stack = { devnet, app, logger, api, db, usdc, provider, workers: stackRef.stack.workers };
   stackRef.stack = stack;
   return stack;
+}
+
+/**
+ * RELAYER_SIGNER=pkcs11: a fresh SoftHSM2 token of the bench's own (.local/bench/softhsm; the
+ * specs' token under .local/test is removed and made again by every test run), its relayer keys
+ * generated inside it, and the app's PKCS11_* settings. Before the app loads: SoftHSM reads
+ * SOFTHSM2_CONF once, at the process's first C_Initialize (the app's then finds it done).
+ */
+async function benchToken(keysPerRegion: number): Promise<{ env: Record<string, string>; addresses: string[] }> {
+  const { initSoftHsmToken, openSoftHsm } = await import('../scripts/softhsm/token');
+  const spec = { dir: join(STATE_DIR, 'softhsm'), label: 'relay-bench', pin: '246810', soPin: '13579111' };
+  const t0 = now();
+  initSoftHsmToken(spec);
+  const hsm = openSoftHsm(spec.label, spec.pin);
+  const addresses = SETTINGS.regions.flatMap((region) => Array.from({ length: keysPerRegion }, (_, i) => hsm.generate(`relayer-${region}-${i}`).address));
+  hsm.lib.C_CloseSession(hsm.session);
+  log(`SoftHSM2 token ${spec.label} in ${spec.dir}: ${addresses.length} secp256k1 keys generated in ${(now() - t0).toFixed(0)} ms`);
+  // No treasury, as in the local run: the bench never tops keys up.
+  const { RELAYER_TREASURY_PATH: _path, RELAYER_TREASURY_KEY: _key, ...env } = hsm.env;
+  return { env, addresses };
 }
 
 /** A worker process (src/main.ts with APP_ROLE=worker) on the same database, Redis and chain; resolves once it started. */
@@ -768,6 +796,7 @@ function report(results: Partial<Results>, problems: string[], appProblems: Benc
     concurrency: SETTINGS.concurrency,
     relayReceiptPollMs: Number(process.env.RELAY_RECEIPT_POLL_MS ?? 250),
     relayKeysPerRegion: SETTINGS.relayerKeys,
+    signer: SETTINGS.signer,
     ...(results.blocks ? { blocks: results.blocks } : {}),
     accounts: SETTINGS.accounts,
     problems: problems.length,

@@ -1,17 +1,10 @@
 #!/usr/bin/env node
-// The image's HEALTHCHECK (plain Node, no dependencies). api/all: GET /health on PORT must answer
-// 200 (ok or degraded; 503 when PostgreSQL or Redis is down). worker: it has no API port, so
-// GET /metrics on METRICS_PORT must answer 200; a worker without METRICS_PORT has nothing to ask
-// and is reported healthy while its process runs.
+// The image's HEALTHCHECK (plain Node, no dependencies): GET /readyz must answer 200 (503 when
+// PostgreSQL or Redis is down or no chain has a healthy provider). Every role serves it on
+// METRICS_PORT when set, else on PORT (a worker without METRICS_PORT listens on PORT).
 'use strict';
 
-const role = process.env.APP_ROLE || 'all';
-const target =
-  role === 'worker'
-    ? process.env.METRICS_PORT && { port: process.env.METRICS_PORT, path: '/metrics' }
-    : { port: process.env.PORT || '3000', path: '/health' };
-
-if (!target) process.exit(0);
+const target = { port: process.env.METRICS_PORT || process.env.PORT || '3000', path: '/readyz' };
 
 const timeout = Number(process.env.HEALTHCHECK_TIMEOUT_MS || 4000);
 fetch(`http://127.0.0.1:${target.port}${target.path}`, { signal: AbortSignal.timeout(timeout) }).then(

@@ -280,7 +280,7 @@ describe('dashboard: the page in a real browser (chromium)', () => {
     expect(providerRows).toEqual(evmChains.flatMap((c: { chainId: number; providers: Array<{ url: string }> }) => c.providers.map((p) => ({ chainId: c.chainId, url: p.url }))));
     expect(providerRows.length).toBeGreaterThan(0);
     await page.waitForSelector(`[data-testid=account-row][data-address="${account.address.toLowerCase()}"]`);
-    // Two scrapes of /metrics (5 s apart) make the first point of the throughput chart.
+    // The deployment's figures (GET /admin/operator/figures) draw the throughput chart.
     await page.waitForSelector('[data-testid=throughput-chart] canvas', { timeout: 15_000 });
     await page.screenshot({ path: join(SHOTS, 'operator.png'), fullPage: true });
     expect(consoleProblems).toEqual([]);

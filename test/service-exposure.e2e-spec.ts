@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import request from 'supertest';
 import { ChainHealthService } from '../src/modules/chains';
-import { MetricsListener } from '../src/modules/metrics';
+import { OpsListener } from '../src/modules/health';
 import { mintCall, randomAddress, testChain, token } from './support/chain-fixtures';
 import { TEST_ADMIN_TOKEN, TEST_CHAINS_FILE, TEST_STATE_DIR } from './support/test-env';
 import { adminAuth, createAccount, createTestApp, TestApp } from './support/test-app';
@@ -235,7 +235,7 @@ describe('what the service shows about itself', () => {
         await t.http().get('/metrics').set('authorization', `Bearer ${metricsToken}x`).expect(401);
         expect((await t.http().get('/metrics').set('authorization', `Bearer ${metricsToken}`).expect(200)).text).toContain('process_cpu_user_seconds_total');
         await t.http().get('/metrics').set('authorization', `Bearer ${TEST_ADMIN_TOKEN}`).expect(200);
-        const port = t.app.get(MetricsListener).port;
+        const port = t.app.get(OpsListener).port;
         expect(port).toEqual(expect.any(Number));
         const internal = request(`http://127.0.0.1:${port}`);
         const scraped = await internal.get('/metrics').expect(200);
@@ -246,7 +246,7 @@ describe('what the service shows about itself', () => {
       } finally {
         await t.close();
       }
-      expect(t.app.get(MetricsListener).port).toBeNull();
+      expect(t.app.get(OpsListener).port).toBeNull();
     });
   });
 });

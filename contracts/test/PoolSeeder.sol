@@ -33,6 +33,20 @@ contract PoolSeeder {
 
     address private _pool;
 
+    /// @notice Runs each call on this contract in order (delegatecall to itself), reverting with the
+    ///         first failure's data: scale runs pack tens of pools into one transaction, so the
+    ///         deployer sends and signs far fewer of them.
+    function multicall(bytes[] calldata calls) external {
+        for (uint256 i = 0; i < calls.length; i++) {
+            (bool ok, bytes memory ret) = address(this).delegatecall(calls[i]);
+            if (!ok) {
+                assembly {
+                    revert(add(ret, 32), mload(ret))
+                }
+            }
+        }
+    }
+
     /// @notice Deploys `Extra Token i` / `XTi` (18 decimals) for i in [first, first + count).
     ///         Their addresses follow from this contract's nonce, in order.
     function deployTokens(uint256 first, uint256 count) external {

@@ -22,36 +22,50 @@ type Loose = any;
 type Doc = { apiVersion: string; kind: string; metadata: { name: string; annotations?: Record<string, string> }; spec?: Loose; data?: Record<string, string> };
 type Container = { name: string; command?: string[]; ports?: Array<{ name: string; containerPort: number }>; livenessProbe?: Loose; readinessProbe?: Loose; startupProbe?: Loose; securityContext?: Loose; env?: Loose[]; envFrom?: Loose[] };
 
-/** Every metric name the service registers, as Prometheus sees it (histogram series suffixes included). */
-function exportedMetricNames(): Set<string> {
+/** Every metric name the service registers, as Prometheus sees it (histogram series suffixes included), with the labels it carries. */
+function exportedMetrics(): Map<string, Set<string>> {
   const metrics = new MetricsService();
   new QueueDepthMetrics({ REDIS_URL: 'redis://127.0.0.1:1', REDIS_PREFIX: 'x' } as AppConfig, metrics);
-  const names = new Set<string>();
+  const names = new Map<string, Set<string>>();
   for (const metric of metrics.registry.getMetricsAsArray()) {
-    const { name, type } = metric as unknown as { name: string; type: string };
-    names.add(name);
-    if (type === 'histogram') ['_bucket', '_sum', '_count'].forEach((s) => names.add(name + s));
-    if (type === 'summary') ['_sum', '_count'].forEach((s) => names.add(name + s));
+    const { name, type, labelNames } = metric as unknown as { name: string; type: string; labelNames?: string[] };
+    // The scrape adds the target's labels; they can be matched on any series.
+    const labels = new Set([...(labelNames ?? []), ...TARGET_LABELS]);
+    names.set(name, labels);
+    if (type === 'histogram') {
+      names.set(`${name}_bucket`, new Set([...labels, 'le']));
+      ['_sum', '_count'].forEach((s) => names.set(name + s, labels));
+    }
+    if (type === 'summary') ['_sum', '_count'].forEach((s) => names.set(name + s, labels));
   }
   return names;
 }
+const TARGET_LABELS = ['job', 'instance', 'namespace', 'pod', 'service', 'container', 'endpoint'];
 
-/** Parses a PromQL expression with the Prometheus project's own grammar; the metric names it selects. */
-function promqlMetrics(expr: string): { errors: string[]; metrics: string[] } {
+/** Parses a PromQL expression with the Prometheus project's own grammar; the metric names it selects and the labels each selector matches on. */
+function promqlMetrics(expr: string): { errors: string[]; metrics: string[]; matchers: Array<{ metric: string; label: string }> } {
   const errors: string[] = [];
-  const metrics: string[] = [];
+  const selectors: Array<{ metric: string; from: number; to: number }> = [];
+  const labelNames: Array<{ label: string; at: number }> = [];
   promql.parse(expr).iterate({
     enter(node) {
       if (node.type.isError) errors.push(`syntax error at ${node.from}: "${expr.slice(Math.max(0, node.from - 10), node.to + 10)}"`);
       if (node.name === 'VectorSelector') {
         const name = node.node.getChild('Identifier');
         if (!name) errors.push(`a selector without a metric name at ${node.from}`);
-        else metrics.push(expr.slice(name.from, name.to));
+        else selectors.push({ metric: expr.slice(name.from, name.to), from: node.from, to: node.to });
       }
+      if (node.name === 'LabelName') labelNames.push({ label: expr.slice(node.from, node.to), at: node.from });
     },
   });
-  return { errors, metrics };
+  // Label names inside a selector's braces are its matchers; the others belong to by/without/on/ignoring.
+  const matchers = labelNames.flatMap(({ label, at }) => selectors.filter((s) => at > s.from && at < s.to).map((s) => ({ metric: s.metric, label })));
+  return { errors, metrics: selectors.map((s) => s.metric), matchers };
 }
+
+/** Matchers on labels the metric does not have: a selector that can never match anything. */
+const unknownLabels = (exported: Map<string, Set<string>>, matchers: Array<{ metric: string; label: string }>): string[] =>
+  matchers.filter((m) => exported.has(m.metric) && !exported.get(m.metric)!.has(m.label)).map((m) => `${m.metric}{${m.label}}`);
 
 async function render(set: string[] = []): Promise<Doc[]> {
   const { stdout } = await helm(['template', 'relay', CHART_DIR, ...set.flatMap((s) => ['--set', s])]);
@@ -106,8 +120,10 @@ describe('deploy kit: Helm chart', () => {
         expect(portNames).toContain((p.httpGet ?? p.tcpSocket).port);
       }
     }
-    expect(containerOf(deployment(docs, 'api')).readinessProbe.httpGet.path).toBe('/health');
-    expect(containerOf(deployment(docs, 'worker')).readinessProbe.httpGet).toEqual({ path: '/metrics', port: 'metrics' });
+    expect(containerOf(deployment(docs, 'api')).readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
+    expect(containerOf(deployment(docs, 'api')).livenessProbe.httpGet).toEqual({ path: '/livez', port: 'http' });
+    expect(containerOf(deployment(docs, 'worker')).readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'metrics' });
+    expect(containerOf(deployment(docs, 'worker')).livenessProbe.httpGet).toEqual({ path: '/livez', port: 'metrics' });
     const config = byKind(docs, 'ConfigMap').find((d) => d.metadata.name.endsWith('-config'))!;
     expect(config.data).toMatchObject({ METRICS_PORT: '9464', DB_RUN_MIGRATIONS: 'false', CHAINS_FILE: '/etc/gas-relay/chains.json' });
   });
@@ -164,7 +180,7 @@ describe('deploy kit: Helm chart', () => {
 });
 
 describe('deploy kit: alert rules and dashboard', () => {
-  const exported = exportedMetricNames();
+  const exported = exportedMetrics();
   const rulesFile = yaml.load(read('deploy/helm/gas-relay/files/prometheus-alerts.yml')) as { groups: Array<{ name: string; rules: Array<Record<string, Loose>> }> };
   const rules = rulesFile.groups.flatMap((g) => g.rules);
 
@@ -176,16 +192,20 @@ describe('deploy kit: alert rules and dashboard', () => {
 
   it.each(rules.map((r) => [r.alert as string, r]))('%s parses and names only metrics the service exports', (_name, rule) => {
     expect(rule).toMatchObject({ alert: expect.any(String), expr: expect.any(String), labels: { severity: expect.stringMatching(/^(critical|warning|info)$/) }, annotations: { summary: expect.any(String) } });
-    const { errors, metrics } = promqlMetrics(rule.expr);
+    const { errors, metrics, matchers } = promqlMetrics(rule.expr);
     expect(errors).toEqual([]);
     expect(metrics.length).toBeGreaterThan(0);
     expect(metrics.filter((m) => !exported.has(m))).toEqual([]);
+    expect(unknownLabels(exported, matchers)).toEqual([]);
   });
 
   it('the metric check is not vacuous: a misspelt metric and a syntax error are caught', () => {
     const { metrics } = promqlMetrics('max by (chain) (relayer_low_key) > 0');
     expect(metrics.filter((m) => !exported.has(m))).toEqual(['relayer_low_key']);
     expect(promqlMetrics('sum(rate(relayer_low_keys[5m]) > ').errors.length).toBeGreaterThan(0);
+    // A label the metric does not carry (chain_rpc_requests_total is by outcome, not result) never matches.
+    const selector = promqlMetrics('sum by (chain) (rate(chain_rpc_requests_total{result="error", chain="1"}[5m]))');
+    expect(unknownLabels(exported, selector.matchers)).toEqual(['chain_rpc_requests_total{result}']);
   });
 
   it('every dashboard query parses and names only metrics the service exports', () => {
@@ -196,9 +216,10 @@ describe('deploy kit: alert rules and dashboard', () => {
     expect(exprs.length).toBeGreaterThan(20);
     for (const expr of exprs) {
       // Grafana's variables, as Grafana substitutes them before the query reaches Prometheus.
-      const { errors, metrics } = promqlMetrics(expr.replace(/\$__rate_interval|\$__range/g, '5m').replace(/\$chain/g, '.*'));
+      const { errors, metrics, matchers } = promqlMetrics(expr.replace(/\$__rate_interval|\$__range/g, '5m').replace(/\$chain/g, '.*'));
       expect({ expr, errors }).toEqual({ expr, errors: [] });
       expect({ expr, unknown: metrics.filter((m) => !exported.has(m)) }).toEqual({ expr, unknown: [] });
+      expect({ expr, unknownLabels: unknownLabels(exported, matchers) }).toEqual({ expr, unknownLabels: [] });
     }
   });
 });
@@ -257,7 +278,7 @@ describe('deploy kit: compose, image and healthcheck', () => {
   describe('docker/healthcheck.js', () => {
     const servers: Server[] = [];
     const serve = async (status: number): Promise<number> => {
-      const server = createServer((req, res) => res.writeHead(req.url === '/health' || req.url === '/metrics' ? status : 404).end());
+      const server = createServer((req, res) => res.writeHead(req.url === '/readyz' ? status : 404).end());
       servers.push(server);
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
       return (server.address() as AddressInfo).port;
@@ -269,15 +290,16 @@ describe('deploy kit: compose, image and healthcheck', () => {
         (err: { code: number }) => err.code,
       );
 
-    it('api: 0 when /health answers 200, 1 on 503 or no answer; worker: asks /metrics on METRICS_PORT', async () => {
+    it('0 when /readyz answers 200, 1 on 503 or no answer; METRICS_PORT first, else PORT', async () => {
       expect(await check({ APP_ROLE: 'api', PORT: String(await serve(200)) })).toBe(0);
       expect(await check({ APP_ROLE: 'api', PORT: String(await serve(503)) })).toBe(1);
       const closed = await serve(200);
       servers.pop()!.close();
       await new Promise((r) => setTimeout(r, 50));
       expect(await check({ APP_ROLE: 'all', PORT: String(closed) })).toBe(1);
-      expect(await check({ APP_ROLE: 'worker', METRICS_PORT: String(await serve(200)) })).toBe(0);
-      expect(await check({ APP_ROLE: 'worker', METRICS_PORT: String(await serve(500)) })).toBe(1);
+      expect(await check({ APP_ROLE: 'worker', METRICS_PORT: String(await serve(200)), PORT: String(closed) })).toBe(0);
+      expect(await check({ APP_ROLE: 'worker', METRICS_PORT: String(await serve(503)) })).toBe(1);
+      expect(await check({ APP_ROLE: 'worker', PORT: String(await serve(200)) })).toBe(0);
     });
   });
 });

@@ -17,6 +17,12 @@ export interface StartAnvilOptions {
    * 20,000 pools' worth of blocks filled ~190 GB of /tmp before the deployment ended.
    */
   pruneHistory?: boolean;
+  /**
+   * Block gas limit (`--gas-limit`; anvil's default is 30M). Scale runs raise it so the deployment
+   * needs far fewer blocks: anvil recomputes the state root over the WHOLE state at every block, so
+   * with 20,000 pools each block cost more than its transactions (~11 tx/s at 30M).
+   */
+  gasLimit?: bigint;
 }
 
 export interface AnvilHandle {
@@ -77,6 +83,7 @@ export async function startAnvil(opts: StartAnvilOptions): Promise<AnvilHandle> 
   const args = ['--hardfork', 'prague', '--port', String(opts.port), '--chain-id', String(opts.chainId), '--host', host, '--silent'];
   if (opts.blockTimeSec !== undefined) args.push('--block-time', String(opts.blockTimeSec));
   if (opts.pruneHistory) args.push('--prune-history');
+  if (opts.gasLimit !== undefined) args.push('--gas-limit', opts.gasLimit.toString());
   // anvil moves old states to disk under ~/.foundry/anvil/tmp and leaves them there when it is
   // stopped (3.5 GB after one bench:relay, 77 GB in a day of test and bench runs): a directory of
   // its own, removed when it exits, keeps the history queries working and the disk clean.

@@ -39,9 +39,18 @@ export function planExtraPools(n: number): ExtraPoolPlan {
   return { tokens, pools };
 }
 
-/** Tokens per `deployTokens` call: about 0.5M gas each; the limits stay under the 15M block gas target. */
+/** Tokens per `deployTokens` call at least: about 0.5M gas each; the limits stay under the 15M block gas target. */
 const TOKENS_PER_TX = 12;
 const GAS_PER_TOKEN = 1_200_000n;
+/** Gas limits of one pool's seeding call (V2 ~2.5M used, V3 ~5M). */
+const GAS_V2 = GAS.createPair;
+const GAS_V3 = 7_000_000n;
+/**
+ * A transaction's gas budget: a quarter of what the sender packs into a block, so a block still
+ * holds several transactions. At the default 30M block limit that is one pool per transaction, as
+ * before; at the scale runs' limit (SCALE_GAS_LIMIT) tens of pools go in one `multicall`.
+ */
+const txBudget = (sender: TxSender): bigint => (sender.blockGasTarget ?? 30_000_000n) / 4n;
 
 /**
  * Deploys the plan's tokens and pools through the devnet's PoolSeeder (after the main deployment:
@@ -63,8 +72,10 @@ async function seedExtraPools(sender: TxSender, artifacts: ArtifactSet, npm: Npm
   const seeder = await sender.deploy('deploy PoolSeeder', seederArtifact.bytecode);
   contracts.poolSeeder = seeder;
   const set: DevnetToken[] = [usdc];
-  for (let first = 1; first <= plan.tokens; first += TOKENS_PER_TX) {
-    const count = Math.min(TOKENS_PER_TX, plan.tokens - first + 1);
+  const budget = txBudget(sender);
+  const tokensPerTx = Math.max(TOKENS_PER_TX, Number(budget / GAS_PER_TOKEN));
+  for (let first = 1; first <= plan.tokens; first += tokensPerTx) {
+    const count = Math.min(tokensPerTx, plan.tokens - first + 1);
     await sender.send({ label: `deploy XT${first}..XT${first + count - 1}`, to: seeder, data: seederIface.encodeFunctionData('deployTokens', [first, count]), gasLimit: GAS_PER_TOKEN * BigInt(count) });
     for (let i = first; i < first + count; i++) {
       // A contract's first CREATE uses nonce 1 (EIP-161); the seeder creates nothing else.
@@ -80,6 +91,22 @@ async function seedExtraPools(sender: TxSender, artifacts: ArtifactSet, npm: Npm
   const spacing = V3_TICK_SPACING[EXTRA_V3_FEE];
   const [tickLower, tickUpper] = [Math.ceil(MIN_TICK / spacing) * spacing, Math.floor(MAX_TICK / spacing) * spacing];
 
+  // Consecutive pools' seeding calls, sent as one multicall once the next would exceed the budget.
+  const batch = { calls: [] as string[], labels: [] as string[], gas: 0n };
+  const flush = async () => {
+    if (batch.calls.length === 0) return;
+    const label = batch.calls.length === 1 ? batch.labels[0] : `${batch.labels[0]} .. ${batch.labels.at(-1)} (${batch.calls.length} pools)`;
+    const data = batch.calls.length === 1 ? batch.calls[0] : seederIface.encodeFunctionData('multicall', [batch.calls]);
+    await sender.send({ label, to: seeder, data, gasLimit: batch.gas + (batch.calls.length === 1 ? 0n : 50_000n) });
+    [batch.calls, batch.labels, batch.gas] = [[], [], 0n];
+  };
+  const add = async (label: string, data: string, gas: bigint) => {
+    if (batch.calls.length > 0 && batch.gas + gas > budget) await flush();
+    batch.calls.push(data);
+    batch.labels.push(label);
+    batch.gas += gas;
+  };
+
   for (const [k, pool] of plan.pools.entries()) {
     const A = set[pool.a];
     const B = set[pool.b];
@@ -87,7 +114,7 @@ async function seedExtraPools(sender: TxSender, artifacts: ArtifactSet, npm: Npm
     if (pool.kind === 'v2') {
       const key = `pool:uniswap-v2:${A.symbol}/${B.symbol}`;
       const args = [v2Factory, A.address, B.address, parseUnits(String(depth), A.decimals), parseUnits(String(depth), B.decimals), DEPLOYER_ADDRESS];
-      await sender.send({ label: `seed ${key}`, to: seeder, data: seederIface.encodeFunctionData('seedV2', args), gasLimit: GAS.createPair });
+      await add(`seed ${key}`, seederIface.encodeFunctionData('seedV2', args), GAS_V2);
       contracts[key] = computePairAddress(v2Factory, A.address, B.address, v2Hash);
       continue;
     }
@@ -99,8 +126,9 @@ async function seedExtraPools(sender: TxSender, artifacts: ArtifactSet, npm: Npm
     // Full range at price p: token1 = L·√p, so L = units1 / √p (as 2^96 fixed point).
     const liquidity = (parseUnits(String(depth), t1.decimals) << 96n) / sqrtPriceX96;
     const args = [v3Factory, t0.address, t1.address, EXTRA_V3_FEE, sqrtPriceX96, tickLower, tickUpper, liquidity, DEPLOYER_ADDRESS];
-    await sender.send({ label: `seed ${key}`, to: seeder, data: seederIface.encodeFunctionData('seedV3', args), gasLimit: 7_000_000n });
+    await add(`seed ${key}`, seederIface.encodeFunctionData('seedV3', args), GAS_V3);
     const salt = keccak256(AbiCoder.defaultAbiCoder().encode(['address', 'address', 'uint24'], [t0.address, t1.address, EXTRA_V3_FEE]));
     contracts[key] = getCreate2Address(v3Factory, salt, v3Hash);
   }
+  await flush();
 }

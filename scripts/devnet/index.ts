@@ -22,6 +22,11 @@ export interface DevnetChainSpec {
 
 /** From this many extra pools on, the chains keep no past states (see StartAnvilOptions.pruneHistory). */
 export const PRUNE_HISTORY_FROM_POOLS = 1_000;
+/**
+ * From as many extra pools, the chains' block gas limit (StartAnvilOptions.gasLimit): the deployer
+ * fills blocks to half of it, so 20,000 pools take about a hundred blocks instead of thousands.
+ */
+export const SCALE_GAS_LIMIT = 2_000_000_000n;
 
 export interface BringUpDevnetOptions {
   chains: DevnetChainSpec[];
@@ -55,7 +60,7 @@ export async function bringUpDevnet(opts: BringUpDevnetOptions): Promise<Devnet>
   const timingsMs = { anvil: 0, compile: 0, deploy: 0 };
   let t = performance.now();
   // allSettled: if one anvil fails to start, the others must still be stopped.
-  const started = await Promise.allSettled(opts.chains.map((c) => startAnvil({ port: c.port, chainId: c.chainId, blockTimeSec: c.blockTimeSec, pruneHistory: (opts.extraPools ?? 0) >= PRUNE_HISTORY_FROM_POOLS })));
+  const started = await Promise.allSettled(opts.chains.map((c) => startAnvil({ port: c.port, chainId: c.chainId, blockTimeSec: c.blockTimeSec, pruneHistory: (opts.extraPools ?? 0) >= PRUNE_HISTORY_FROM_POOLS, gasLimit: (opts.extraPools ?? 0) >= PRUNE_HISTORY_FROM_POOLS ? SCALE_GAS_LIMIT : undefined })));
   const anvils = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   const stop = async (): Promise<void> => {
     await Promise.all(anvils.map((a) => a.stop()));

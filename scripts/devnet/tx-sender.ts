@@ -62,6 +62,11 @@ export class TxSender {
     return this.wallet.address;
   }
 
+  /** Under manual mining: the gas (by limits) the sender packs into one block; null otherwise. */
+  get blockGasTarget(): bigint | null {
+    return this.block?.gasTarget ?? null;
+  }
+
   get nextNonce(): number {
     return this.nonce;
   }

@@ -10,7 +10,8 @@ import type { OpenAPIObject } from '@nestjs/swagger';
  */
 export async function offlineOpenApiDocument(): Promise<OpenAPIObject> {
   const { buildOpenApiDocument } = await import('../../src/bootstrap/openapi-document');
-  return withOfflineApp(buildOpenApiDocument);
+  // The exported document (the SDK's) names the local stack's origin; a deployment serves its own PUBLIC_ORIGIN at /docs-json.
+  return withOfflineApp((app) => buildOpenApiDocument(app, 'http://localhost:3000'));
 }
 
 /** `use` on the api role's application in preview mode: routes and metadata, no connections. */

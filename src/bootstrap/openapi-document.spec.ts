@@ -7,6 +7,9 @@ import { offlineOpenApiDocument, serializeDocument } from '../../scripts/openapi
 import { envelopeKindFor } from '../common/envelope/envelope-kind';
 import { ERROR_CATALOG, ErrorCode } from '../common/errors/error-catalog';
 import { AUTH_EXTENSION, CODE_ERROR_ENVELOPE_SCHEMA, ERROR_ENVELOPE_SCHEMA } from '../common/swagger/api-contract';
+import { EVENT_SCHEMAS } from '../common/swagger/event-schemas';
+import { withOfflineApp } from '../../scripts/openapi/offline-document';
+import { rateLimitedRoutes, RouteLimit } from './route-limits';
 
 /**
  * The whole OpenAPI document is held to the same bar, so a new endpoint without its contract
@@ -19,10 +22,12 @@ const PUBLIC_OPERATIONS = ['GET /api/tx', 'GET /api/user', 'GET /api/supported-c
 const BARE_OPERATIONS = ['POST /api/user/register-webhooks', 'GET /health'];
 
 let doc: OpenAPIObject;
+let limited: Map<string, RouteLimit>;
 const operations: Array<{ id: string; path: string; op: OperationObject }> = [];
 
 beforeAll(async () => {
   doc = await offlineOpenApiDocument();
+  limited = await withOfflineApp(rateLimitedRoutes);
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of METHODS) {
       const op = item[method];
@@ -182,5 +187,76 @@ describe('OpenAPI document', () => {
 
   it('gives every operation a summary and a tag', () => {
     for (const { id, op } of operations) expect([id, Boolean(op.summary), (op.tags ?? []).length > 0]).toEqual([id, true, true]);
+  });
+
+  it('has no "string" placeholder and no empty example anywhere: every example is a real value', () => {
+    const placeholders: string[] = [];
+    const visit = (value: unknown, at: string, inExample: boolean): void => {
+      if (value === 'string' && !at.endsWith('.type')) placeholders.push(at);
+      else if (inExample && value === 'string') placeholders.push(at);
+      else if (Array.isArray(value)) value.forEach((v, i) => visit(v, `${at}[${i}]`, inExample));
+      else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) visit(v, `${at}.${k}`, inExample || k === 'example' || k === 'examples');
+    };
+    visit(doc, '', false);
+    expect(placeholders).toEqual([]);
+    for (const { id, op } of operations) {
+      for (const param of op.parameters ?? []) if (!('$ref' in param)) expect([id, param.name, param.example ?? null]).not.toEqual([id, param.name, null]);
+    }
+  });
+
+  it('gives every scalar property of every schema its own example (null only where the property is nullable)', () => {
+    const missing: string[] = [];
+    for (const [where, schema] of allSchemas()) {
+      for (const [name, raw] of Object.entries(schema.properties ?? {})) {
+        if ('$ref' in raw) continue;
+        const scalar = raw.type !== undefined && raw.type !== 'object' && (raw.type !== 'array' || (raw.items !== undefined && !('$ref' in raw.items) && !raw.items.properties));
+        if (!scalar) continue;
+        if (raw.example === undefined || (raw.example === null && !raw.nullable && !(raw.enum ?? []).includes(null))) missing.push(`${where}.${name}`);
+        if (raw.type === 'array' && raw.example !== undefined && !Array.isArray(raw.example)) missing.push(`${where}.${name} (not an array)`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('names its servers (PUBLIC_ORIGIN; the exported document: the local stack)', () => {
+    expect(doc.servers).toEqual([{ url: 'http://localhost:3000', description: expect.any(String) }]);
+  });
+
+  it('declares a 429 RESOURCE_003 with RateLimit-Limit, -Remaining, -Reset and Retry-After on every rate-limited operation, and the RateLimit-* on its successes', () => {
+    expect(limited.size).toBeGreaterThan(40);
+    const byId = new Map(operations.map((o) => [o.id, o.op]));
+    const problems: string[] = [];
+    for (const id of limited.keys()) {
+      const op = byId.get(id);
+      if (!op) continue; // a route outside the document (the dashboard page, /metrics)
+      const tooMany = op.responses['429'] as ResponseObject | undefined;
+      if (!tooMany) {
+        problems.push(`${id}: no 429`);
+        continue;
+      }
+      for (const header of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']) if (!tooMany.headers?.[header]) problems.push(`${id}: 429 without ${header}`);
+      if (!/RESOURCE_003/.test(tooMany.description)) problems.push(`${id}: 429 without RESOURCE_003`);
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (/^2\d\d$/.test(status) && !(response as ResponseObject).headers?.['RateLimit-Remaining']) problems.push(`${id}: ${status} without RateLimit-*`);
+      }
+    }
+    // And only there: an operation the limiter never counts promises no 429.
+    for (const { id, op } of operations) if (!limited.has(id) && op.responses['429']) problems.push(`${id}: 429 but not rate limited`);
+    expect(problems).toEqual([]);
+    expect([...limited.keys()].filter((id) => byId.has(id)).length).toBeGreaterThan(40);
+  });
+
+  it('describes the webhook and socket events as component schemas, listed under x-webhooks and x-socket-events', () => {
+    const extended = doc as unknown as Record<string, Record<string, unknown>>;
+    for (const model of EVENT_SCHEMAS) expect(doc.components?.schemas?.[model.name]).toBeDefined();
+    const webhooks = extended['x-webhooks'] as Record<string, { post: { requestBody: { content: Record<string, { schema: { $ref: string } }> } } }>;
+    expect(Object.keys(webhooks).sort()).toEqual(['account.deposit', 'account.low_balance', 'sponsorship.request', 'tx.status', 'webhook.test']);
+    for (const [event, item] of Object.entries(webhooks)) {
+      const schema = resolve(item.post.requestBody.content['application/json'].schema);
+      expect([event, resolve(schema?.properties?.event)?.enum]).toEqual([event, [event]]);
+    }
+    const socket = extended['x-socket-events'] as { serverEvents: Record<string, { $ref: string }> };
+    expect(Object.keys(socket.serverEvents).sort()).toEqual(['account.deposit', 'account.low_balance', 'error', 'tx.status']);
+    for (const ref of Object.values(socket.serverEvents)) expect(resolve(ref)).toBeDefined();
   });
 });

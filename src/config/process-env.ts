@@ -4,7 +4,7 @@
  * one of these.
  */
 
-/** The whole environment: CHAINS_FILE's `${VAR}` provider placeholders may name any variable. */
+/** The whole environment: CHAINS_FILE's `${VAR}` provider placeholders may name any variable; the tracing bootstrap reads the standard OTEL_* ones. */
 export function environment(): Readonly<NodeJS.ProcessEnv> {
   return process.env;
 }
@@ -20,6 +20,11 @@ export function exchangeApiUrlOverride(chainId: number): string | undefined {
 /** PostgreSQL connections per process (DB_POOL_SIZE, 20); the CLI's migrate reads it too, before any AppConfig exists. */
 export function dbPoolSize(): number {
   return Number(process.env.DB_POOL_SIZE ?? 20);
+}
+
+/** BUILD_COMMIT, set by the image build: the build-info metric's label. */
+export function buildCommit(): string | undefined {
+  return process.env.BUILD_COMMIT;
 }
 
 /** LOG_FORMAT for the logger, which exists before AppConfig is validated. */

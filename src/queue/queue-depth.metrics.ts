@@ -38,6 +38,16 @@ export class QueueDepthMetrics implements OnModuleDestroy {
     });
   }
 
+  /** Jobs waiting, active and delayed in every queue, read from Redis now: the same for every process of the deployment. */
+  async depths(): Promise<Array<{ queue: string; waiting: number; active: number; delayed: number }>> {
+    return Promise.all(
+      this.handles().map(async (queue) => {
+        const counts = await queue.getJobCounts(...STATES);
+        return { queue: queue.name, waiting: counts.waiting ?? 0, active: counts.active ?? 0, delayed: counts.delayed ?? 0 };
+      }),
+    );
+  }
+
   private handles(): Queue[] {
     if (!this.queues) {
       this.connection = new Redis(this.config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: false });

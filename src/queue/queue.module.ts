@@ -16,5 +16,6 @@ import { QueueDepthMetrics } from './queue-depth.metrics';
     }),
   ],
   providers: [QueueDepthMetrics],
+  exports: [QueueDepthMetrics],
 })
 export class QueueModule {}

@@ -1,16 +1,15 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { initSoftHsmToken, SOFTHSM_MODULE as MODULE, softHsmConf } from '../../scripts/softhsm/token';
 import { TEST_STATE_DIR } from './test-env';
 
-export const SOFTHSM_MODULE = process.env.SOFTHSM2_MODULE ?? '/usr/lib/softhsm/libsofthsm2.so';
+export const SOFTHSM_MODULE = MODULE;
 export const TOKEN_LABEL = 'relay-test';
 export const TOKEN_PIN = '246810';
 const SO_PIN = '13579111';
 
 /** The token's directory and conf of this test run (made fresh by the integration tier's global setup). */
 export const SOFTHSM_DIR = join(TEST_STATE_DIR, 'softhsm');
-export const SOFTHSM_CONF = join(SOFTHSM_DIR, 'softhsm2.conf');
+export const SOFTHSM_CONF = softHsmConf(SOFTHSM_DIR);
 
 /**
  * A fresh token for the run, made by softhsm2-util before any process loads the library, and
@@ -18,11 +17,5 @@ export const SOFTHSM_CONF = join(SOFTHSM_DIR, 'softhsm2.conf');
  * it; the library reads it with getenv, where a spec's sandboxed process.env does not reach).
  */
 export function prepareSoftHsm(): void {
-  const tokens = join(SOFTHSM_DIR, 'tokens');
-  rmSync(SOFTHSM_DIR, { recursive: true, force: true });
-  mkdirSync(tokens, { recursive: true });
-  writeFileSync(SOFTHSM_CONF, `directories.tokendir = ${tokens}\nobjectstore.backend = file\nlog.level = ERROR\nslots.removable = false\n`);
-  process.env.SOFTHSM2_CONF = SOFTHSM_CONF;
-  execFileSync('softhsm2-util', ['--init-token', '--free', '--label', TOKEN_LABEL, '--pin', TOKEN_PIN, '--so-pin', SO_PIN], { env: { ...process.env }, stdio: 'pipe' });
+  initSoftHsmToken({ dir: SOFTHSM_DIR, label: TOKEN_LABEL, pin: TOKEN_PIN, soPin: SO_PIN });
 }
-

@@ -115,7 +115,7 @@ export function OperatorView({ client, adminHeaders }: { client: RelayClient; ad
         </table>
       </section>
       <div class="grid-2">
-        <MetricsPanel adminHeaders={adminHeaders} />
+        <MetricsPanel client={client} adminHeaders={adminHeaders} />
       </div>
       <section class="card wide">
         <header class="card-head">

@@ -9,10 +9,12 @@ const logger = new Logger('HTTP');
 export function requestLogMiddleware(req: Request, res: Response, next: NextFunction): void {
   const started = process.hrtime.bigint();
   res.on('finish', () => {
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    const line = `${req.method} ${req.originalUrl.split('?')[0]} ${res.statusCode} ${ms.toFixed(1)}ms`;
+    const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e3) / 1e3;
+    const path = req.originalUrl.split('?')[0];
+    // Fields (JSON logs keep them as such); the short msg is what a text log shows.
+    const record = { msg: `${req.method} ${path} ${res.statusCode}`, method: req.method, path, status: res.statusCode, durationMs, code: res.getHeader('X-Error-Code') };
     // 'finish' fires outside the request's async context, so restore the trace id explicitly.
-    runWithTrace(traceIdOf(req), () => (res.statusCode >= 500 ? logger.error(line) : logger.log(line)));
+    runWithTrace(traceIdOf(req), () => (res.statusCode >= 500 ? logger.error(record) : logger.log(record)));
   });
   next();
 }

@@ -25,6 +25,11 @@ export interface ApiContractOptions {
   rateLimited?: boolean;
   /** Has no request DTO to validate (no VALIDATION_004). */
   noInput?: boolean;
+  /**
+   * The request body's example, when the one composed from every property's example would not be
+   * a valid request (fields that exclude each other, such as gasPrice with the EIP-1559 pair).
+   */
+  requestExample?: unknown;
 }
 
 /** @nestjs/swagger's metadata key of ApiSecurity (its constants are not exported); ApiSecurity itself can only add, not set `[]`. */
@@ -35,6 +40,8 @@ export const ERROR_ENVELOPE_SCHEMA = 'ErrorEnvelope';
 export const CODE_ERROR_ENVELOPE_SCHEMA = 'CodeErrorEnvelope';
 /** Operation extension carrying the auth mode, read back by the document's completeness test. */
 export const AUTH_EXTENSION = 'x-auth';
+/** Operation extension carrying ApiContract's requestExample; the document builder moves it to the body. */
+export const REQUEST_EXAMPLE_EXTENSION = 'x-request-example';
 
 const AUTH_ERRORS: Record<ApiAuth, ErrorCode[]> = {
   public: [],
@@ -66,6 +73,7 @@ export function ApiContract(options: ApiContractOptions): MethodDecorator {
     ApiOperation({ summary: options.summary, description: options.description }),
     ApiExtraModels(model),
     ApiExtension(AUTH_EXTENSION, options.auth),
+    ...(options.requestExample === undefined ? [] : [ApiExtension(REQUEST_EXAMPLE_EXTENSION, options.requestExample)]),
     security(options.auth),
     ApiResponse({ status: options.status ?? 200, description: successDescription(options.envelope), schema: body }),
   ];
@@ -85,13 +93,13 @@ function envelopeSchema(envelope: ApiEnvelope, data: SchemaObject | ReferenceObj
     return {
       type: 'object',
       required: ['code', 'message', 'data'],
-      properties: { code: { type: 'integer', enum: [0] }, message: { type: 'string', enum: ['success'] }, data },
+      properties: { code: { type: 'integer', enum: [0], example: 0 }, message: { type: 'string', enum: ['success'], example: 'success' }, data },
     };
   }
   return {
     type: 'object',
     required: ['success', 'data', 'timestamp'],
-    properties: { success: { type: 'boolean', enum: [true] }, data, timestamp: { type: 'string', format: 'date-time', example: EXAMPLE_TIMESTAMP } },
+    properties: { success: { type: 'boolean', enum: [true], example: true }, data, timestamp: { type: 'string', format: 'date-time', example: EXAMPLE_TIMESTAMP } },
   };
 }
 
@@ -104,9 +112,9 @@ function successDescription(envelope: ApiEnvelope): string {
   return 'success envelope: {success: true, data, timestamp}';
 }
 
-const ERROR_HEADERS = {
-  'X-Error-Code': { description: 'the catalog code', schema: { type: 'string' } },
-  'X-Trace-Id': { description: 'the trace id of the request', schema: { type: 'string' } },
+export const ERROR_HEADERS = {
+  'X-Error-Code': { description: 'the catalog code', schema: { type: 'string', example: 'VALIDATION_004' } },
+  'X-Trace-Id': { description: 'the trace id of the request', schema: { type: 'string', example: EXAMPLE_TRACE_ID } },
 };
 
 function errorResponse(status: number, codes: ErrorCode[], envelope: ApiEnvelope): MethodDecorator {

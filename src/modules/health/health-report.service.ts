@@ -50,7 +50,7 @@ export class HealthReport {
   }
 }
 
-async function probe(fn: () => Promise<unknown>, timeoutMs = 2000): Promise<ProbeDto> {
+export async function probe(fn: () => Promise<unknown>, timeoutMs = 2000): Promise<ProbeDto> {
   const started = Date.now();
   let timer: NodeJS.Timeout | undefined;
   try {

@@ -1,2 +1,3 @@
-/** What the app uses of health: its module (GET /health, the admin health report). */
+/** What other modules (and main.ts) may use of health: its module (GET /health, the admin health report) and the ops listener. */
 export { HealthModule } from './health.module';
+export { OpsListener } from './ops-listener.service';

@@ -13,7 +13,8 @@ export class HttpMetricsMiddleware implements NestMiddleware {
       const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
       const labels = { method: req.method, route: `${req.baseUrl}${route}`, status: String(res.statusCode) };
       stop(labels);
-      if (res.statusCode >= 400) this.metrics.httpErrors.inc(labels);
+      // The exception filter names the catalog code of every error envelope in X-Error-Code.
+      if (res.statusCode >= 400) this.metrics.httpErrors.inc({ ...labels, code: String(res.getHeader('X-Error-Code') ?? 'none') });
     });
     next();
   }

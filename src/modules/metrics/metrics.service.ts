@@ -1,5 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stageSpan } from '../../common/trace/tracing';
+import { AppConfig } from '../../config/app-config';
+import { FleetFigures } from './fleet-figures.service';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { buildCommit } from '../../config/process-env';
 
 /** The process's Prometheus registry; modules add their own metrics through it. */
 @Injectable()
@@ -14,10 +20,19 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  /** `code`: the catalog code of the error envelope (X-Error-Code), `none` when the answer carried none (a 404 of an unknown static path, a socket error). */
   readonly httpErrors = new Counter({
     name: 'http_errors_total',
-    help: 'HTTP responses with status >= 400 by route and status',
-    labelNames: ['method', 'route', 'status'],
+    help: 'HTTP responses with status >= 400 by route, status and error code (the envelope\'s catalog code)',
+    labelNames: ['method', 'route', 'status', 'code'],
+    registers: [this.registry],
+  });
+
+  /** Always 1: the labels say what runs (version, commit, role, Node.js), so dashboards can join on them. */
+  readonly buildInfo = new Gauge({
+    name: 'build_info',
+    help: 'Build and role of this process (value always 1)',
+    labelNames: ['version', 'commit', 'role', 'node_version'],
     registers: [this.registry],
   });
 
@@ -124,9 +139,28 @@ export class MetricsService {
     registers: [this.registry],
   });
 
-  /** Seconds since `startedMs` into the stage's histogram. */
-  observeStage(chainId: number | string, stage: 'queue_dwell' | 'sign' | 'broadcast' | 'inclusion' | 'settlement', startedMs: number): void {
+  /** A relayed transaction accepted: this process's counter and the deployment's figures (FleetFigures). */
+  countSubmitted(chainId: number, type: string): void {
+    this.relaySubmitted.inc({ chain: String(chainId), type });
+    this.fleet?.submitted();
+  }
+
+  /** A relayed transaction reached EXECUTED or FAILED, `latencyMs` after acceptance. */
+  countTerminal(chainId: number, status: string, latencyMs: number): void {
+    const labels = { chain: String(chainId), status };
+    this.relayTerminal.inc(labels);
+    this.relayLatency.observe(labels, latencyMs / 1000);
+    this.fleet?.finished(status, latencyMs / 1000);
+  }
+
+  /**
+   * Seconds since `startedMs` into the stage's histogram and, with tracing on, the stage as a
+   * span (relay.stage.<stage>) of the transaction's trace: every stage is measured here, so this
+   * is the one place the pipeline's stages become spans.
+   */
+  observeStage(chainId: number | string, stage: 'queue_dwell' | 'sign' | 'broadcast' | 'inclusion' | 'settlement', startedMs: number, txId?: string): void {
     this.relayStage.observe({ chain: String(chainId), stage }, Math.max(0, Date.now() - startedMs) / 1000);
+    stageSpan(stage, startedMs, { 'relay.chain_id': String(chainId) }, txId);
   }
 
   /**
@@ -163,7 +197,22 @@ export class MetricsService {
     registers: [this.registry],
   });
 
-  constructor() {
+  constructor(
+    @Optional() config?: AppConfig,
+    @Optional() private readonly fleet?: FleetFigures,
+  ) {
     collectDefaultMetrics({ register: this.registry });
+    this.buildInfo.set(buildLabels(config?.APP_ROLE ?? 'all'), 1);
   }
+}
+
+/** version from package.json beside src/ or dist/, commit from BUILD_COMMIT (set by the image build). */
+function buildLabels(role: string): { version: string; commit: string; role: string; node_version: string } {
+  let version = 'unknown';
+  try {
+    version = (JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as { version?: string }).version ?? version;
+  } catch {
+    // dist/ without package.json beside it: the label says unknown.
+  }
+  return { version, commit: buildCommit() || 'unknown', role, node_version: process.version };
 }

@@ -917,6 +917,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/operator/figures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The deployment's throughput and latency (10-second buckets), PENDING backlog and queue depths, from Redis and PostgreSQL: every instance answers the same */
+        get: operations["OperatorFiguresController_read"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/funding": {
         parameters: {
             query?: never;
@@ -1021,42 +1038,91 @@ export interface components {
             selectors?: string[];
         };
         ApprovalWebhookViewDto: {
+            /** @example https://hooks.example.com/relay */
             url: string;
+            /** @example false */
             enabled: boolean;
         };
         UserConfigDto: {
-            /** @description USD */
+            /**
+             * @description USD
+             * @example 5
+             */
             perTxLimit: number;
-            /** @description USD */
+            /**
+             * @description USD
+             * @example 100
+             */
             dailyLimit: number;
-            /** @description USD consumed since 00:00 UTC */
+            /**
+             * @description USD consumed since 00:00 UTC
+             * @example 2.5
+             */
             dailyAmountConsumed: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-23T12:00:00.000Z
+             */
             dailyAmountUpdatedAt: string;
+            /**
+             * @example [
+             *       1
+             *     ]
+             */
             disabledChainIds: number[];
+            /** @example 3 */
             maxRetries: number;
+            /** @example false */
             circuitBreakerEnabled: boolean;
+            /** @example 5 */
             failureCountStreakLimit: number;
+            /** @example 0 */
             failureCountStreak: number;
-            /** @description IPs/CIDR blocks allowed to use the account's API keys and JWTs (403 AUTH_003 otherwise); empty: any. Absent from GET /api/user unless the request carries the account's own api-key or JWT. */
+            /**
+             * @description IPs/CIDR blocks allowed to use the account's API keys and JWTs (403 AUTH_003 otherwise); empty: any. Absent from GET /api/user unless the request carries the account's own api-key or JWT.
+             * @example [
+             *       "203.0.113.7",
+             *       "10.0.0.0/8"
+             *     ]
+             */
             ipWhitelist?: string[];
-            /** @description Hosts (or *.domain) allowed as the request Origin (403 AUTH_003 otherwise); empty: any. Absent from GET /api/user unless the request carries the account's own api-key or JWT. */
+            /**
+             * @description Hosts (or *.domain) allowed as the request Origin (403 AUTH_003 otherwise); empty: any. Absent from GET /api/user unless the request carries the account's own api-key or JWT.
+             * @example [
+             *       "app.example.com",
+             *       "*.example.org"
+             *     ]
+             */
             domainWhitelist?: string[];
             /** @description Targets and methods the submissions may call (403 TRANSACTION_007 otherwise); empty: any. Absent from GET /api/user unless the request carries the account's own api-key or JWT. */
             allowedTargets?: components["schemas"]["AllowedTargetDto"][];
-            /** @description USD; account.low_balance event below it; null: none. Absent from GET /api/user unless the request carries the account's own api-key or JWT. */
+            /**
+             * @description USD; account.low_balance event below it; null: none. Absent from GET /api/user unless the request carries the account's own api-key or JWT.
+             * @example 20
+             */
             lowBalanceThresholdUsd?: number | null;
             /** @description Asked to approve each sponsorship (403 TRANSACTION_008 unless it approves); the secret is never returned. Absent from GET /api/user unless the request carries the account's own api-key or JWT. */
             approvalWebhook?: components["schemas"]["ApprovalWebhookViewDto"] | null;
         };
         AccountViewDto: {
+            /** @example a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35 */
             userId: string;
-            /** @description lowercase */
+            /**
+             * @description lowercase
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
             address: string;
-            /** @description USD */
+            /**
+             * @description USD
+             * @example 97.5
+             */
             availableBalance: number;
-            /** @description USD reserved for transactions in flight */
+            /**
+             * @description USD reserved for transactions in flight
+             * @example 0.063
+             */
             pendingBalance: number;
+            /** @example false */
             disabled: boolean;
             /**
              * @description free-form; null unless an operator set one
@@ -1068,9 +1134,14 @@ export interface components {
             userConfig: components["schemas"]["UserConfigDto"];
         };
         CreatedAccountDto: {
+            /** @example a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35 */
             userId: string;
+            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
             address: string;
-            /** @description Shown once; only its hash is stored */
+            /**
+             * @description Shown once; only its hash is stored
+             * @example rk_live_7Yq2mV9xK3pL8wT4nR6sB1cD5fG0hJ2a
+             */
             apiKey: string;
         };
         CreateAccountDto: {
@@ -1083,8 +1154,12 @@ export interface components {
             creditUsd?: number;
         };
         AccountAuditDto: {
+            /** @example a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35 */
             userId: string;
-            /** @description the cached balances equal the ledger sums */
+            /**
+             * @description the cached balances equal the ledger sums
+             * @example false
+             */
             reconciles: boolean;
             /**
              * @description micro-USD, integer string
@@ -1125,7 +1200,10 @@ export interface components {
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
              */
             secret?: string;
-            /** @description default true when a url is given */
+            /**
+             * @description default true when a url is given
+             * @example false
+             */
             enabled?: boolean;
         };
         AccountLimitsDto: {
@@ -1155,23 +1233,48 @@ export interface components {
             lowBalanceThresholdUsd?: number | null;
             /** @description null removes the approval webhook */
             approvalWebhook?: components["schemas"]["ApprovalWebhookInputDto"] | null;
-            /** @description USD per transaction */
+            /**
+             * @description USD per transaction
+             * @example 5
+             */
             perTxLimit?: number;
-            /** @description USD per UTC day */
+            /**
+             * @description USD per UTC day
+             * @example 100
+             */
             dailyLimit?: number;
+            /** @example 3 */
             maxRetries?: number;
+            /** @example false */
             circuitBreakerEnabled?: boolean;
+            /** @example 5 */
             failureCountStreakLimit?: number;
+            /**
+             * @example [
+             *       1
+             *     ]
+             */
             disabledChainIds?: number[];
-            /** @description Disables the account: its keys stop authenticating */
+            /**
+             * @description Disables the account: its keys stop authenticating
+             * @example false
+             */
             disabled?: boolean;
-            /** @description While true, a derivationPath this account (and no other) used before derived senders were per account sends from that path's old address, so the team can move what it holds; other paths keep the account's own keys */
+            /**
+             * @description While true, a derivationPath this account (and no other) used before derived senders were per account sends from that path's old address, so the team can move what it holds; other paths keep the account's own keys
+             * @example false
+             */
             legacyDerivation?: boolean;
-            /** @description Reset the circuit breaker failure streak to 0 */
+            /**
+             * @description Reset the circuit breaker failure streak to 0
+             * @example false
+             */
             resetFailureStreak?: boolean;
         };
         CreatedKeyDto: {
+            /** @example a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35 */
             userId: string;
+            /** @example rk_live_7Yq2mV9xK3pL8wT4nR6sB1cD5fG0hJ2a */
             apiKey: string;
         };
         KeyRateLimitDto: {
@@ -1182,30 +1285,46 @@ export interface components {
             rateLimitPerMinute: number | null;
         };
         RevokedKeyDto: {
-            /** @enum {boolean} */
+            /**
+             * @example true
+             * @enum {boolean}
+             */
             revoked: true;
         };
         RevokeKeyDto: {
-            /** @description The plain API key to revoke */
+            /**
+             * @description The plain API key to revoke
+             * @example rk_live_7Yq2mV9xK3pL8wT4nR6sB1cD5fG0hJ2a
+             */
             key: string;
         };
         AdminAuditEntryDto: {
+            /** @example 1042 */
             id: string;
-            /** @description When the action was asked for */
+            /**
+             * @description When the action was asked for
+             * @example 2026-11-23T12:00:00.000Z
+             */
             at: string;
             /**
              * @description `admin:<first 12 hex digits of the SHA-256 of the admin token>` for REST, `cli:<OS user>` for the CLI
              * @example admin:3f9a0c1b2d4e
              */
             actor: string;
-            /** @enum {string} */
+            /**
+             * @example rest
+             * @enum {string}
+             */
             source: "rest" | "cli";
             /**
              * @description Method and route for REST, the command for the CLI
              * @example PATCH /admin/accounts/:address/limits
              */
             action: string;
-            /** @description The address, key id or delivery id acted on */
+            /**
+             * @description The address, key id or delivery id acted on
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
             target: string | null;
             /**
              * @description The request body (REST) or the options (CLI) without their secrets: secret fields "[redacted]", API keys by prefix, URLs without credentials or query
@@ -1216,49 +1335,80 @@ export interface components {
             summary: {
                 [key: string]: unknown;
             } | null;
-            /** @description Client IP (null for the CLI) */
+            /**
+             * @description Client IP (null for the CLI)
+             * @example 203.0.113.7
+             */
             ip: string | null;
-            /** @description HTTP status of the outcome; null while running or when the process stopped midway */
+            /**
+             * @description HTTP status of the outcome; null while running or when the process stopped midway
+             * @example 200
+             */
             status: number | null;
-            /** @description Catalog code of a refused action */
+            /**
+             * @description Catalog code of a refused action
+             * @example VALIDATION_004
+             */
             errorCode: string | null;
+            /** @example 2026-11-23T12:00:00.000Z */
             finishedAt: string | null;
         };
         AdminAuditPageDto: {
             entries: components["schemas"]["AdminAuditEntryDto"][];
-            /** @description Pass as `cursor` for the next (older) page; null on the last page */
+            /**
+             * @description Pass as `cursor` for the next (older) page; null on the last page
+             * @example 1017
+             */
             nextCursor: string | null;
         };
         NativeCurrencyDto: {
+            /** @example Ether */
             name: string;
+            /** @example ETH */
             symbol: string;
+            /** @example 18 */
             decimals: number;
         };
         ExplorerDto: {
+            /** @example Basescan */
             name: string;
+            /** @example https://sepolia.basescan.org */
             url: string;
+            /** @example https://api-sepolia.basescan.org/api */
             apiUrl: string;
         };
         BlockExplorersDto: {
             default: components["schemas"]["ExplorerDto"];
         };
         CapabilitiesDto: {
+            /** @example false */
             eip7702: boolean;
+            /** @example false */
             flashBlocks: boolean;
-            /** @description takes signed exchange actions instead of EVM transactions */
+            /**
+             * @description takes signed exchange actions instead of EVM transactions
+             * @example false
+             */
             exchangeAction: boolean;
         };
         ChainViewDto: {
+            /** @example 84532 */
             id: number;
+            /** @example Base Sepolia */
             name: string;
-            /** @description may be empty */
+            /**
+             * @description may be empty
+             * @example https://icons.example.com/chains/base.svg
+             */
             iconUrl: string;
+            /** @example true */
             isTestnet: boolean;
             nativeCurrency: components["schemas"]["NativeCurrencyDto"];
             blockExplorers: components["schemas"]["BlockExplorersDto"];
             capabilities: components["schemas"]["CapabilitiesDto"];
         };
         ComponentStatusDto: {
+            /** @example false */
             ok: boolean;
         };
         ProviderHealthDto: {
@@ -1267,7 +1417,10 @@ export interface components {
              * @example https://mainnet.example.io/***
              */
             url: string;
-            /** @description takes calls now (circuit closed) */
+            /**
+             * @description takes calls now (circuit closed)
+             * @example false
+             */
             healthy: boolean;
             /** @example 1234 */
             headBlock: number | null;
@@ -1286,12 +1439,14 @@ export interface components {
             /**
              * Format: date-time
              * @description set while the provider is backed off
+             * @example 2026-11-23T12:00:00.000Z
              */
             backedOffUntil: string | null;
         };
         ChainStatusDto: {
             /** @example 31337 */
             chainId: number;
+            /** @example false */
             healthy: boolean;
             /** @description each RPC provider of the chain, URL redacted (empty for exchange-action chains) */
             providers: components["schemas"]["ProviderHealthDto"][];
@@ -1302,13 +1457,20 @@ export interface components {
             chains: components["schemas"]["ChainStatusDto"][];
         };
         HealthDto: {
-            /** @enum {string} */
+            /**
+             * @example ok
+             * @enum {string}
+             */
             status: "ok" | "degraded" | "down";
             checks: components["schemas"]["HealthChecksDto"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-23T12:00:00.000Z
+             */
             timestamp: string;
         };
         ProbeDto: {
+            /** @example false */
             ok: boolean;
             /** @example 2 */
             latencyMs: number;
@@ -1316,8 +1478,12 @@ export interface components {
             error?: string;
         };
         TreasuryDto: {
+            /** @example 0x90F79bf6EB2c4f870365E785982E1f101E93b906 */
             address: string;
-            /** @description wei (integer string) */
+            /**
+             * @description wei (integer string)
+             * @example 500000000000000000
+             */
             balanceWei: string | null;
         };
         RelayerKeyDto: {
@@ -1332,10 +1498,14 @@ export interface components {
             balanceWei: string | null;
             /**
              * @description ok: at or above the floor; low: under it (no new work, topped up); empty: under a tenth of it; unknown: not read yet
+             * @example ok
              * @enum {string}
              */
             state: "ok" | "low" | "empty" | "unknown";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-23T12:00:00.000Z
+             */
             checkedAt: string | null;
         };
         RelayerWalletsDto: {
@@ -1356,6 +1526,7 @@ export interface components {
         ChainHealthDto: {
             /** @example 31337 */
             chainId: number;
+            /** @example false */
             healthy: boolean;
             /** @example 42 */
             blockNumber: number | null;
@@ -1366,7 +1537,10 @@ export interface components {
              * @example http 429
              */
             error: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-23T12:00:00.000Z
+             */
             checkedAt: string | null;
             /** @description each RPC provider of the chain, URL redacted */
             providers: components["schemas"]["ProviderHealthDto"][];
@@ -1379,14 +1553,22 @@ export interface components {
             chains: components["schemas"]["ChainHealthDto"][];
         };
         HealthDetailDto: {
-            /** @enum {string} */
+            /**
+             * @example ok
+             * @enum {string}
+             */
             status: "ok" | "degraded" | "down";
             checks: components["schemas"]["HealthDetailChecksDto"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-23T12:00:00.000Z
+             */
             timestamp: string;
         };
         SubmitTxResultDto: {
+            /** @example 3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93 */
             txId: string;
+            /** @example 0.063 */
             estimatedCostUSD: number;
         };
         AuthorizationDto: {
@@ -1395,7 +1577,10 @@ export interface components {
              * @example 31337
              */
             chainId: number;
-            /** @description delegate contract address */
+            /**
+             * @description delegate contract address
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
             address: string;
             /**
              * @description the authority's account nonce
@@ -1407,45 +1592,75 @@ export interface components {
              * @example 0x0
              */
             yParity: string | (0 | 1);
+            /** @example 0x2a4c6e8b0d1f3a5c7e9b2d4f6a8c0e1b3d5f7a9c1e3b5d7f9a0c2e4b6d8f0a1c */
             r: string;
+            /** @example 0x6b8d0f2a4c6e8b1d3f5a7c9e0b2d4f6a8c1e3b5d7f9a0c2e4b6d8f1a3c5e7b9d */
             s: string;
         };
         SubmitTxDto: {
-            /** @description target of the call (absent on exchange-action chains) */
+            /**
+             * @description target of the call (absent on exchange-action chains)
+             * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+             */
             to?: string;
             /**
              * @description 0x hex calldata; base64 signed exchange request on exchange-action chains
              * @example 0x
              */
             callData: string;
-            /** @example 31337 */
+            /** @example 84532 */
             chainId: number;
             /**
              * @description wei, base-10 integer string
              * @example 0
              */
             value?: string;
-            /** @description gas override, base-10 integer string */
+            /**
+             * @description gas override, base-10 integer string
+             * @example 21000
+             */
             gasLimit?: string;
-            /** @description legacy gas price (wei); not with the EIP-1559 pair */
+            /**
+             * @description legacy gas price (wei); not with the EIP-1559 pair
+             * @example 1200000000
+             */
             gasPrice?: string;
-            /** @description EIP-1559, with maxPriorityFeePerGas */
+            /**
+             * @description EIP-1559, with maxPriorityFeePerGas
+             * @example 1500000000
+             */
             maxFeePerGas?: string;
-            /** @description EIP-1559, with maxFeePerGas */
+            /**
+             * @description EIP-1559, with maxFeePerGas
+             * @example 100000000
+             */
             maxPriorityFeePerGas?: string;
-            /** @description refuse (TRANSACTION_001) when the worst-case cost in USD exceeds this */
+            /**
+             * @description refuse (TRANSACTION_001) when the worst-case cost in USD exceeds this
+             * @example 2
+             */
             maxUSD?: number;
+            /** @example checkout */
             label?: string;
-            /** @enum {string} */
+            /**
+             * @example flash
+             * @enum {string}
+             */
             transactionType?: "flash" | "flash-blocks" | "authenticated" | "funding-signed";
-            /** @description region pin; the X-Relay-Region header takes precedence */
+            /**
+             * @description region pin; the X-Relay-Region header takes precedence
+             * @example eu-west
+             */
             region?: string;
             /**
              * @description Default: false.
              * @example false
              */
             isAuthenticatedTx?: boolean;
-            /** @description BIP-32 path of the derived sender, e.g. m/44'/60'/0'/0/7 */
+            /**
+             * @description BIP-32 path of the derived sender, e.g. m/44'/60'/0'/0/7
+             * @example m/44'/60'/0'/0/7
+             */
             derivationPath?: string;
             /**
              * @description Unix seconds: a transaction not mined by then is cancelled by the service (not yet sent: FAILED at once; sent: a 0-value self-transfer at its nonce, and whichever is mined decides; failureReason expired). Must be in the future and at most 30 days ahead.
@@ -1463,95 +1678,176 @@ export interface components {
             /**
              * Format: date-time
              * @description accepted: reserved and queued
+             * @example 2026-11-23T12:00:00.000Z
              */
             acceptedAt: string;
             /**
              * Format: date-time
              * @description signed with its nonce
+             * @example 2026-11-23T12:00:00.000Z
              */
             signedAt: string | null;
             /**
              * Format: date-time
              * @description a node accepted it
+             * @example 2026-11-23T12:00:00.000Z
              */
             broadcastAt: string | null;
             /**
              * Format: date-time
              * @description the relay saw its receipt
+             * @example 2026-11-23T12:00:00.000Z
              */
             minedAt: string | null;
             /**
              * Format: date-time
              * @description terminal status written and the cost settled
+             * @example 2026-11-23T12:00:00.000Z
              */
             settledAt: string | null;
         };
         ReceiptDto: {
+            /** @example 0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd */
             transactionHash: string;
+            /** @example 18204332 */
             blockNumber: number;
+            /** @example 0x9b1c5e0f3a7d4b2c8e6f1a0d3c5b7e9f2a4c6e8b0d1f3a5c7e9b2d4f6a8c0e1b */
             blockHash: string;
-            /** @enum {number} */
+            /**
+             * @example 0
+             * @enum {number}
+             */
             status: 0 | 1;
+            /** @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC */
             from: string;
+            /** @example 0x5FbDB2315678afecb367f032d93F642f64180aa3 */
             to: string | null;
-            /** @description decimal string */
+            /**
+             * @description decimal string
+             * @example 21000
+             */
             gasUsed: string;
-            /** @description wei, decimal string */
+            /**
+             * @description wei, decimal string
+             * @example 1500000000
+             */
             effectiveGasPrice: string;
-            /** @description L1 data fee (OP-stack chains), wei */
+            /**
+             * @description L1 data fee (OP-stack chains), wei
+             * @example 41230000000
+             */
             l1Fee: string;
+            /** @example 0x0000000000000000000000000000000000000000 */
             contractAddress: string | null;
-            /** @description number of logs */
+            /**
+             * @description number of logs
+             * @example 1
+             */
             logs: number;
         };
         RevertDto: {
-            /** @description decoded Error(string), Panic(uint256) or custom error selector */
+            /**
+             * @description decoded Error(string), Panic(uint256) or custom error selector
+             * @example ERC20InsufficientBalance(0x70997970C51812dc3A010C7d01b50e0d17dc79C8, 0, 1000000)
+             */
             reason: string;
         };
         TxRecordDto: {
+            /** @example 3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93 */
             id: string;
+            /** @example a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35 */
             userId: string;
+            /** @example 0x5FbDB2315678afecb367f032d93F642f64180aa3 */
             to: string | null;
+            /** @example 0xa9059cbb00000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c800000000000000000000000000000000000000000000000000000000000f4240 */
             callData: string;
-            /** @description wei */
+            /**
+             * @description wei
+             * @example 0
+             */
             value: string;
+            /** @example 84532 */
             chainId: number;
-            /** @description wei, decimal string */
+            /**
+             * @description wei, decimal string
+             * @example 1200000000
+             */
             gasPrice: string | null;
-            /** @description wei, decimal string */
+            /**
+             * @description wei, decimal string
+             * @example 1500000000
+             */
             maxFeePerGas: string | null;
-            /** @description wei, decimal string */
+            /**
+             * @description wei, decimal string
+             * @example 100000000
+             */
             maxPriorityFeePerGas: string | null;
+            /** @example 21000 */
             gasLimit: string | null;
+            /** @example checkout */
             label: string;
-            /** @enum {string} */
+            /**
+             * @example PENDING
+             * @enum {string}
+             */
             status: "PENDING" | "EXECUTED" | "FAILED";
+            /** @example 0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd */
             executionTxHash: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-23T12:00:00.000Z
+             */
             timestamp: string;
-            /** @description milliseconds from acceptance to the terminal status */
+            /**
+             * @description milliseconds from acceptance to the terminal status
+             * @example 2140
+             */
             latency: number | null;
+            /** @example 0.063 */
             costUSD: number | null;
-            /** @description the native currency USD price the settled cost was converted at */
+            /**
+             * @description the native currency USD price the settled cost was converted at
+             * @example 3000
+             */
             nativePriceUsd: number | null;
+            /** @example 0 */
             retries: number;
+            /** @example false */
             isAccountCharged: boolean;
-            /** @enum {string} */
+            /**
+             * @example flash
+             * @enum {string}
+             */
             transactionType: "flash" | "flash-blocks" | "authenticated" | "funding-signed";
+            /** @example eu-west */
             submitRegion: string;
-            /** @description Unix seconds: not mined by then, the service cancels it (FAILED, failureReason expired) */
+            /**
+             * @description Unix seconds: not mined by then, the service cancels it (FAILED, failureReason expired)
+             * @example 1795435200
+             */
             validUntil: number | null;
             /**
              * @description null unless FAILED. reverted: mined with status 0 (gas charged); simulation_reverted: the call reverted when re-simulated before sending; expired: validUntil passed before it was mined; cancelled: POST /api/tx/{id}/cancel won; not_sent: refused by the node or given up before anything was mined; exchange_rejected: the exchange refused the action
+             * @example reverted
              * @enum {string|null}
              */
             failureReason: "reverted" | "simulation_reverted" | "expired" | "cancelled" | "not_sent" | "exchange_rejected" | null;
-            /** @description why it reverted, decoded: Error(string), Panic(uint256), known custom errors (OpenZeppelin 5 ERC-20/721/4626, Permit2, the relay's contracts) by name and arguments, else the raw data; null unless FAILED */
+            /**
+             * @description why it reverted, decoded: Error(string), Panic(uint256), known custom errors (OpenZeppelin 5 ERC-20/721/4626, Permit2, the relay's contracts) by name and arguments, else the raw data; null unless FAILED
+             * @example ERC20InsufficientBalance(0x70997970C51812dc3A010C7d01b50e0d17dc79C8, 0, 1000000)
+             */
             revertReason: string | null;
             stages: components["schemas"]["TxStagesDto"];
-            /** @description The sponsorship policy that sponsored it; null when the account had no enabled policy */
+            /**
+             * @description The sponsorship policy that sponsored it; null when the account had no enabled policy
+             * @example d5a8c1e3-9f2b-4d6e-8a0c-7b1e3f5d9c62
+             */
             policyId: string | null;
-            /** @description true only in a 202 of submit-tx-sync */
+            /**
+             * @description true only in a 202 of submit-tx-sync
+             * @example false
+             */
             timedOut?: boolean;
             receipt?: components["schemas"]["ReceiptDto"] | null;
             revert?: components["schemas"]["RevertDto"];
@@ -1563,29 +1859,50 @@ export interface components {
              * @example 30000
              */
             timeoutMs?: number;
+            /** @example false */
             includeReceipt?: boolean;
+            /** @example false */
             includeRevertInfo?: boolean;
-            /** @description also end the wait once a transaction hash exists */
+            /**
+             * @description also end the wait once a transaction hash exists
+             * @example false
+             */
             returnOnTxHash?: boolean;
         };
         QuoteResultDto: {
+            /** @example 0.063 */
             costUSD: number;
-            /** @description worst-case native cost plus the 8% funding fee, in the chain's smallest unit */
+            /**
+             * @description worst-case native cost plus the 8% funding fee, in the chain's smallest unit
+             * @example 34020000000000
+             */
             minBalanceRequired: string;
         };
         SubmitSignedTxResultDto: {
+            /** @example 3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93 */
             txId: string;
+            /** @example 0.063 */
             estimatedCostUSD: number;
-            /** @description the top-up transfer; null when the sender already held enough */
+            /**
+             * @description the top-up transfer; null when the sender already held enough
+             * @example 0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd
+             */
             fundingTxHash: string | null;
         };
         SubmitSignedTxDto: {
-            /** @example 31337 */
+            /** @example 84532 */
             chainId: number;
-            /** @description raw signed transaction, 0x hex */
+            /**
+             * @description raw signed transaction, 0x hex
+             * @example 0x02f8b283014a34808405f5e1008459682f0082ea60945fbdb2315678afecb367f032d93f642f64180aa380b844a9059cbb00000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c800000000000000000000000000000000000000000000000000000000000f4240c080a0449c9ef79736bdee7930b77c23fba902fd08150edb2b079e482d2147ddb48dcda01f6a2303053615a63493cbd98f108ebca86a3e288edc2e0c590be466df82cf58
+             */
             signedTx: string;
+            /** @example checkout */
             label?: string;
-            /** @description refuse (TRANSACTION_001) when the funding would cost more USD than this */
+            /**
+             * @description refuse (TRANSACTION_001) when the funding would cost more USD than this
+             * @example 2
+             */
             maxUSD?: number;
         };
         TxListDto: {
@@ -1603,18 +1920,28 @@ export interface components {
              * @example 20
              */
             bumpPercent?: number;
-            /** @description wei, base-10 integer string, with maxPriorityFeePerGas; at least 10% above the last broadcast (a legacy transaction uses it as gasPrice) */
+            /**
+             * @description wei, base-10 integer string, with maxPriorityFeePerGas; at least 10% above the last broadcast (a legacy transaction uses it as gasPrice)
+             * @example 1500000000
+             */
             maxFeePerGas?: string;
-            /** @description wei, base-10 integer string, with maxFeePerGas; at least 10% above the last broadcast */
+            /**
+             * @description wei, base-10 integer string, with maxFeePerGas; at least 10% above the last broadcast
+             * @example 100000000
+             */
             maxPriorityFeePerGas?: string;
         };
         AuditMismatchDto: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93
+             */
             txId: string;
             /** @example 31337 */
             chainId: number;
             /**
              * @description hash_not_mined: the recorded hash has no receipt; status_mismatch: receipt status vs EXECUTED/FAILED; second_mined: another signed transaction of the row was mined too; failed_but_mined: a FAILED row with a mined transaction; cost_wei_mismatch: gasUsed × effectiveGasPrice + L1 fee (+ value when executed, + top-ups) from the chain vs the recorded receipt (wei); charge_mismatch: the row cost vs what the ledger charged (micro-USD); reservation_open: the ledger still reserves for a final row (micro-USD)
+             * @example hash_not_mined
              * @enum {string}
              */
             kind: "hash_not_mined" | "status_mismatch" | "second_mined" | "failed_but_mined" | "cost_wei_mismatch" | "charge_mismatch" | "reservation_open";
@@ -1624,18 +1951,33 @@ export interface components {
             actual: string;
         };
         ChainAuditDto: {
-            /** @description true when no mismatch was found */
+            /**
+             * @description true when no mismatch was found
+             * @example false
+             */
             ok: boolean;
-            /** @description EXECUTED/FAILED rows checked against the chain and the ledger */
+            /**
+             * @description EXECUTED/FAILED rows checked against the chain and the ledger
+             * @example 120
+             */
             examined: number;
-            /** @description final rows of exchange-action chains (no EVM node), not checked */
+            /**
+             * @description final rows of exchange-action chains (no EVM node), not checked
+             * @example 2
+             */
             skipped: number;
-            /** @description the row limit stopped the audit before the end of the range */
+            /**
+             * @description the row limit stopped the audit before the end of the range
+             * @example false
+             */
             truncated: boolean;
             mismatches: components["schemas"]["AuditMismatchDto"][];
         };
         ChargeAuditRowDto: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93
+             */
             txId: string;
             /** @example 31337 */
             chainId: number;
@@ -1666,56 +2008,105 @@ export interface components {
              * @example 3000
              */
             nativePriceUsd: number | null;
-            /** @description USD: (gasUsed × effectiveGasPrice + l1Fee + valueWei + top-ups) × nativePriceUsd from the chain's receipt */
+            /**
+             * @description USD: (gasUsed × effectiveGasPrice + l1Fee + valueWei + top-ups) × nativePriceUsd from the chain's receipt
+             * @example 0.063
+             */
             costUSD: number | null;
-            /** @description USD the ledger charged for the transaction */
+            /**
+             * @description USD the ledger charged for the transaction
+             * @example 0.063
+             */
             chargedUsd: number;
             /**
              * @description missing: the recorded hash has no receipt on chain; mismatch: see detail
+             * @example match
              * @enum {string}
              */
             onChain: "match" | "mismatch" | "missing";
-            /** @description what disagrees, when onChain is not match */
+            /**
+             * @description what disagrees, when onChain is not match
+             * @example gasUsed 21000 on chain, 21000 recorded
+             */
             detail?: string;
         };
         ChargeAuditDto: {
-            /** @description start of the range (inclusive) */
+            /**
+             * @description start of the range (inclusive)
+             * @example 2026-11-01T00:00:00.000Z
+             */
             from: string;
-            /** @description end of the range (exclusive) */
+            /**
+             * @description end of the range (exclusive)
+             * @example 2026-11-28T00:00:00.000Z
+             */
             to: string;
             /** @description oldest first */
             items: components["schemas"]["ChargeAuditRowDto"][];
-            /** @description true when every row matches */
+            /**
+             * @description true when every row matches
+             * @example false
+             */
             ok: boolean;
-            /** @description true when the row cap stopped before the end of the range */
+            /**
+             * @description true when the row cap stopped before the end of the range
+             * @example false
+             */
             truncated: boolean;
         };
         WebhookViewDto: {
+            /** @example https://hooks.example.com/relay */
             url: string;
-            /** @enum {string} */
+            /**
+             * @example none
+             * @enum {string}
+             */
             authType: "none" | "bearer" | "basic" | "api-key";
+            /** @example X-Api-Key */
             apiKeyVar?: string;
-            /** @enum {string} */
+            /**
+             * @example header
+             * @enum {string}
+             */
             apiKeyPlacement: "header";
+            /** @example false */
             enabled: boolean;
-            /** @description absent: all events */
+            /**
+             * @description absent: all events
+             * @example [
+             *       "tx.status"
+             *     ]
+             */
             events?: ("tx.status" | "account.low_balance" | "account.deposit")[];
         };
         RegisteredWebhooksDto: {
+            /** @example a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35 */
             userId: string;
-            /** @description lowercase */
+            /**
+             * @description lowercase
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
             address: string;
             /** @description The whole set now registered, secrets omitted */
             webhooks: components["schemas"]["WebhookViewDto"][];
-            /** @description Standard Webhooks signing secret (whsec_...). Present only when this call issued it: the first registration of the account, or ?rotateSigningSecret=true */
+            /**
+             * @description Standard Webhooks signing secret (whsec_...). Present only when this call issued it: the first registration of the account, or ?rotateSigningSecret=true
+             * @example whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD
+             */
             signingSecret?: string;
         };
         RegisterWebhookDto: {
             /** @example https://example.com/hooks/relay */
             url: string;
-            /** @enum {string} */
+            /**
+             * @example none
+             * @enum {string}
+             */
             authType: "none" | "bearer" | "basic" | "api-key";
-            /** @description Required unless authType is none; never returned. For basic: user:password */
+            /**
+             * @description Required unless authType is none; never returned. For basic: user:password
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
             secret?: string;
             /**
              * @description Header name carrying the secret when authType is api-key
@@ -1733,34 +2124,69 @@ export interface components {
              * @example true
              */
             enabled?: boolean;
-            /** @description The events this webhook receives; absent: all */
+            /**
+             * @description The events this webhook receives; absent: all
+             * @example [
+             *       "tx.status"
+             *     ]
+             */
             events?: ("tx.status" | "account.low_balance" | "account.deposit")[];
         };
         AccountWebhookDto: {
+            /** @example e2b7c9d1-4f6a-4c8e-9b3d-1a5f7e0c2d84 */
             id: string;
+            /** @example https://hooks.example.com/relay */
             url: string;
-            /** @enum {string} */
+            /**
+             * @example none
+             * @enum {string}
+             */
             authType: "none" | "bearer" | "basic" | "api-key";
+            /** @example false */
             enabled: boolean;
-            /** @description The events it receives; absent: all */
+            /**
+             * @description The events it receives; absent: all
+             * @example [
+             *       "tx.status"
+             *     ]
+             */
             events?: ("tx.status" | "account.low_balance" | "account.deposit")[];
+            /** @example 2026-11-23T12:00:00.000Z */
             createdAt: string;
         };
         WebhookDeliveryDto: {
-            /** @description Delivery id (the dead-letter id when dead) */
+            /**
+             * @description Delivery id (the dead-letter id when dead)
+             * @example c8f1a3e5-7b9d-4e2f-a6c0-3d5b7f9e1a28
+             */
             id: string;
+            /** @example e2b7c9d1-4f6a-4c8e-9b3d-1a5f7e0c2d84 */
             webhookId: string;
+            /** @example https://hooks.example.com/relay */
             url: string;
+            /** @example 3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93 */
             txId: string;
-            /** @description The status the notification announces */
+            /**
+             * @description The status the notification announces
+             * @example EXECUTED
+             */
             txStatus: string;
-            /** @enum {string} */
+            /**
+             * @example pending
+             * @enum {string}
+             */
             status: "pending" | "delivered" | "dead" | "cancelled";
+            /** @example 6 */
             attempts: number;
+            /** @example 503 */
             lastStatusCode: number | null;
+            /** @example HTTP 503 Service Unavailable */
             lastError: string | null;
+            /** @example 2026-11-23T12:00:00.000Z */
             createdAt: string;
+            /** @example 2026-11-23T12:00:00.000Z */
             deliveredAt: string | null;
+            /** @example 2026-11-23T12:00:00.000Z */
             deadAt: string | null;
         };
         AccountWebhooksDto: {
@@ -1769,60 +2195,120 @@ export interface components {
             deliveries: components["schemas"]["WebhookDeliveryDto"][];
         };
         ReplayedDto: {
+            /** @example c8f1a3e5-7b9d-4e2f-a6c0-3d5b7f9e1a28 */
             id: string;
             /** @example pending */
             status: string;
         };
         WebhookTestResultDto: {
+            /** @example https://hooks.example.com/relay */
             url: string;
-            /** @description The endpoint's HTTP status; null when it gave none (refused address, connection error, timeout) */
+            /**
+             * @description The endpoint's HTTP status; null when it gave none (refused address, connection error, timeout)
+             * @example 200
+             */
             status: number | null;
-            /** @description Milliseconds until the answer or the failure */
+            /**
+             * @description Milliseconds until the answer or the failure
+             * @example 182
+             */
             ms: number;
-            /** @description Why it failed (not a 2xx) */
+            /**
+             * @description Why it failed (not a 2xx)
+             * @example timeout after 5000 ms
+             */
             error?: string;
         };
         DeadLetterDto: {
+            /** @example c8f1a3e5-7b9d-4e2f-a6c0-3d5b7f9e1a28 */
             id: string;
+            /** @example a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35 */
             userId: string;
+            /** @example e2b7c9d1-4f6a-4c8e-9b3d-1a5f7e0c2d84 */
             webhookId: string;
+            /** @example https://hooks.example.com/relay */
             url: string;
-            /** @description null for an account event (account.low_balance) */
+            /**
+             * @description null for an account event (account.low_balance)
+             * @example 3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93
+             */
             txId: string | null;
-            /** @description The status the notification announces; low_balance for an account.low_balance event */
+            /**
+             * @description The status the notification announces; low_balance for an account.low_balance event
+             * @example EXECUTED
+             */
             txStatus: string;
+            /** @example 6 */
             attempts: number;
+            /** @example 503 */
             lastStatusCode: number | null;
+            /** @example HTTP 503 Service Unavailable */
             lastError: string | null;
+            /** @example 2026-11-23T12:00:00.000Z */
             createdAt: string;
+            /** @example 2026-11-23T12:00:00.000Z */
             deadAt: string;
         };
         PolicyTargetViewDto: {
+            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
             address: string;
+            /**
+             * @example [
+             *       "0xa9059cbb"
+             *     ]
+             */
             selectors?: string[];
         };
         PerEndUserViewDto: {
+            /** @example 5 */
             maxUsd?: number;
+            /** @example 10 */
             maxTxs?: number;
+            /** @example 86400 */
             windowSeconds: number;
         };
         EndUserListsViewDto: {
+            /**
+             * @example [
+             *       "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+             *     ]
+             */
             allow?: string[];
+            /**
+             * @example [
+             *       "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65"
+             *     ]
+             */
             deny?: string[];
         };
         PolicyDto: {
+            /** @example d5a8c1e3-9f2b-4d6e-8a0c-7b1e3f5d9c62 */
             id: string;
+            /** @example Launch campaign */
             name: string;
+            /** @example false */
             enabled: boolean;
+            /**
+             * @example [
+             *       84532
+             *     ]
+             */
             chainIds?: number[];
             targets?: components["schemas"]["PolicyTargetViewDto"][];
+            /** @example 2026-12-01T00:00:00.000Z */
             startsAt?: string;
+            /** @example 2026-12-05T00:00:00.000Z */
             endsAt?: string;
+            /** @example 200 */
             budgetUsd?: number;
             perEndUser?: components["schemas"]["PerEndUserViewDto"];
             endUsers?: components["schemas"]["EndUserListsViewDto"];
+            /** @example 30 */
             maxGasPriceGwei?: number;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-23T12:00:00.000Z
+             */
             createdAt: string;
         };
         PolicyTargetDto: {
@@ -1854,9 +2340,19 @@ export interface components {
             windowSeconds: number;
         };
         EndUserListsDto: {
-            /** @description Only these end users; absent or empty: any */
+            /**
+             * @description Only these end users; absent or empty: any
+             * @example [
+             *       "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+             *     ]
+             */
             allow?: string[];
-            /** @description Never these end users */
+            /**
+             * @description Never these end users
+             * @example [
+             *       "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65"
+             *     ]
+             */
             deny?: string[];
         };
         PolicyInputDto: {
@@ -1903,70 +2399,124 @@ export interface components {
             maxGasPriceGwei?: number | null;
         };
         DeletedPolicyDto: {
+            /** @example d5a8c1e3-9f2b-4d6e-8a0c-7b1e3f5d9c62 */
             id: string;
+            /** @example false */
             deleted: boolean;
         };
         EndUserUsageDto: {
-            /** @description lowercase */
+            /**
+             * @description lowercase
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
             address: string;
-            /** @description USD settled in the current window */
+            /**
+             * @description USD settled in the current window
+             * @example 12.5
+             */
             spentUsd: number;
-            /** @description transactions counted in the current window */
+            /**
+             * @description transactions counted in the current window
+             * @example 42
+             */
             txCount: number;
-            /** @description ISO 8601; null when the policy has no per-end-user window */
+            /**
+             * @description ISO 8601; null when the policy has no per-end-user window
+             * @example 2026-11-24T12:00:00.000Z
+             */
             windowResetsAt: string | null;
         };
         PolicyUsageDto: {
+            /** @example 12.5 */
             spentUsd: number;
+            /** @example 0.4 */
             reservedUsd: number;
+            /** @example 42 */
             txCount: number;
             endUsers: components["schemas"]["EndUserUsageDto"][];
         };
         AllocationDto: {
+            /** @example aave-v3-usdc */
             venueId: string;
+            /** @example 0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0 */
             vault: string;
+            /** @example 10000 */
             shareBps: number;
         };
         AuthorizationRequestDto: {
+            /** @example 84532 */
             chainId: number;
-            /** @description the settlement delegate */
+            /**
+             * @description the settlement delegate
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
             address: string;
-            /** @description the EOA's current account nonce */
+            /**
+             * @description the EOA's current account nonce
+             * @example 0
+             */
             nonce: number;
         };
         CallDto: {
+            /** @example 0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0 */
             target: string;
+            /** @example 0 */
             value: string;
+            /** @example 0x6e553f6500000000000000000000000000000000000000000000000000000000000f424000000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c8 */
             data: string;
         };
         TxPayloadDto: {
             authorization: components["schemas"]["AuthorizationRequestDto"];
+            /** @example 0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925 */
             executeDigest: string;
             calls: components["schemas"]["CallDto"][];
+            /** @example 0 */
             executeNonce: string;
-            /** @description Unix seconds; part of the signed Execute message, so a client can recompute executeDigest */
+            /**
+             * @description Unix seconds; part of the signed Execute message, so a client can recompute executeDigest
+             * @example 1795435200
+             */
             deadline: number;
         };
         DepositQuoteDto: {
+            /** @example b1d4f7a2-6c9e-4b3d-8f1a-5e2c7d9b0a46 */
             quoteId: string;
-            /** @description percent, after fees and the deposit’s dilution */
+            /**
+             * @description percent, after fees and the deposit’s dilution
+             * @example 4.85
+             */
             netApy: number;
-            /** @description percent, before fees */
+            /**
+             * @description percent, before fees
+             * @example 5.1
+             */
             grossApy: number;
+            /** @example 10 */
             feeBps: number;
             allocation: components["schemas"]["AllocationDto"][];
+            /** @example solver-aave-morpho */
             solverId: string;
+            /** @example 0.2 */
             riskScore: number;
             txPayload: components["schemas"]["TxPayloadDto"];
-            /** @description Unix seconds */
+            /**
+             * @description Unix seconds
+             * @example 1795435200
+             */
             expiresAt: number;
         };
         DepositQuoteRequestDto: {
-            /** @description the user's EOA (signs the settlement and receives the shares) */
+            /**
+             * @description the user's EOA (signs the settlement and receives the shares)
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
             userAddress: string;
             /** @example 31337 */
             chain: number;
-            /** @description ERC-20 asset address */
+            /**
+             * @description ERC-20 asset address
+             * @example 0x036CbD53842c5426634e7929541eC2318f3dCF7e
+             */
             asset: string;
             /**
              * @description base-10 integer string in asset units
@@ -1986,56 +2536,91 @@ export interface components {
             minApyBps?: number;
         };
         WithdrawalQuoteDto: {
+            /** @example b1d4f7a2-6c9e-4b3d-8f1a-5e2c7d9b0a46 */
             quoteId: string;
             /** @example withdraw */
             kind: string;
+            /** @example 1000000 */
             shares: string;
             txPayload: components["schemas"]["TxPayloadDto"];
+            /** @example 1795435200 */
             expiresAt: number;
         };
         WithdrawalRequestDto: {
+            /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
             userAddress: string;
             /** @example 31337 */
             chain: number;
-            /** @description vault (venue) address */
+            /**
+             * @description vault (venue) address
+             * @example 0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0
+             */
             vault: string;
-            /** @description base-10 integer string, or 'max'; omitted = the whole balance */
+            /**
+             * @description base-10 integer string, or 'max'; omitted = the whole balance
+             * @example 1000000
+             */
             shares?: string;
         };
         OrderDto: {
+            /** @example f3c6e9b2-1d4a-4f7c-b8e0-6a2d4c8f0b15 */
             orderId: string;
-            /** @enum {string} */
+            /**
+             * @example relaying
+             * @enum {string}
+             */
             status: "relaying" | "confirmed" | "failed";
-            /** @enum {string} */
+            /**
+             * @example deposit
+             * @enum {string}
+             */
             kind: "deposit" | "withdraw";
+            /** @example 84532 */
             chain: number;
+            /** @example 0x036CbD53842c5426634e7929541eC2318f3dCF7e */
             asset: string;
+            /** @example 1000000 */
             amount: string;
+            /** @example aave-v3-usdc */
             venueId: string;
+            /** @example 3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93 */
             relayTxId: string;
+            /** @example 0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd */
             executionTxHash?: string | null;
             allocation?: components["schemas"]["AllocationDto"][];
         };
         SignedAuthorizationDto: {
             /** @example 31337 */
             chainId: number;
-            /** @description the settlement delegate */
+            /**
+             * @description the settlement delegate
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
             address: string;
-            /** @description the EOA's current account nonce */
+            /**
+             * @description the EOA's current account nonce
+             * @example 0
+             */
             nonce: number;
             /**
              * @description 0x0 / 0x1 (or 0 / 1)
              * @example 0x0
              */
             yParity: string;
+            /** @example 0x2a4c6e8b0d1f3a5c7e9b2d4f6a8c0e1b3d5f7a9c1e3b5d7f9a0c2e4b6d8f0a1c */
             r: string;
+            /** @example 0x6b8d0f2a4c6e8b1d3f5a7c9e0b2d4f6a8c1e3b5d7f9a0c2e4b6d8f1a3c5e7b9d */
             s: string;
         };
         ExecutePlanRequestDto: {
+            /** @example b1d4f7a2-6c9e-4b3d-8f1a-5e2c7d9b0a46 */
             quoteId: string;
             /** @description may be omitted when the EOA already delegates to the settlement delegate */
             authorization?: components["schemas"]["SignedAuthorizationDto"];
-            /** @description 65-byte signature of executeDigest, 0x hex */
+            /**
+             * @description 65-byte signature of executeDigest, 0x hex
+             * @example 0x5d7f3a9c1e2b4d6f8a0c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d0f2a4c6e8b0d1f2a3c5e7b9d1f3a5c7e9b0d2f4a6c8e0b2d4f6a8c0e1b3d5f7a9c1e3b5d7f9a0c1b
+             */
             executeSignature: string;
         };
         PositionDto: {
@@ -2124,7 +2709,10 @@ export interface components {
             /** @example 0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512 */
             toToken: string;
             provider: components["schemas"]["ProviderDto"];
-            /** @enum {string} */
+            /**
+             * @example swap
+             * @enum {string}
+             */
             type: "swap";
         };
         RouteDto: {
@@ -2167,7 +2755,10 @@ export interface components {
             slippage: number;
             /** @example 2000 */
             estimatedTimeMs: number;
-            /** @enum {string} */
+            /**
+             * @example sameChainSwap
+             * @enum {string}
+             */
             routeKind: "sameChainSwap";
             /**
              * @description the Integrator query parameter, when given
@@ -2201,8 +2792,12 @@ export interface components {
             route: components["schemas"]["RouteDto"];
         };
         BuildByIdDto: {
+            /** @example b1d4f7a2-6c9e-4b3d-8f1a-5e2c7d9b0a46 */
             quoteId: string;
-            /** @description flags the transaction for simulation instead of live submission */
+            /**
+             * @description flags the transaction for simulation instead of live submission
+             * @example false
+             */
             simulation?: boolean;
         };
         TokenDto: {
@@ -2232,11 +2827,17 @@ export interface components {
             chainId: number;
             /** @example null */
             chainLogo: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-23T12:00:00.000Z
+             */
             timestamp: string | null;
         };
         SwapStatusDto: {
-            /** @enum {string} */
+            /**
+             * @example pending
+             * @enum {string}
+             */
             status: "pending" | "src_confirmed" | "completed" | "failed";
             /** @example swap */
             kind: string;
@@ -2252,7 +2853,12 @@ export interface components {
             updatedAtMs: number;
             /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
             userAddress: string | null;
-            /** @description the SwapExecutor event of the source transaction, when found */
+            /**
+             * @description the SwapExecutor event of the source transaction, when found
+             * @example {
+             *       "refundTxHash": "0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd"
+             *     }
+             */
             details?: {
                 [key: string]: string;
             };
@@ -2324,7 +2930,10 @@ export interface components {
                 [key: string]: components["schemas"]["TypedDataFieldDto"][];
             };
             domain: components["schemas"]["Eip712DomainDto"];
-            /** @enum {string} */
+            /**
+             * @example PermitTransferFrom
+             * @enum {string}
+             */
             primaryType: "PermitTransferFrom" | "PermitWitnessTransferFrom";
             /** @description integers as decimal strings */
             message: components["schemas"]["PermitMessageDto"];
@@ -2370,7 +2979,10 @@ export interface components {
             swapId: string;
             /** @example c2d1e4f0-0000-4000-8000-000000000001 */
             relayTxId: string;
-            /** @enum {string} */
+            /**
+             * @example pending
+             * @enum {string}
+             */
             status: "pending" | "submitted" | "executed" | "failed";
             /** @example 31337 */
             fromChain: number;
@@ -2395,8 +3007,12 @@ export interface components {
             executionTxHash?: string;
         };
         SubmitGaslessSwapDto: {
+            /** @example b1d4f7a2-6c9e-4b3d-8f1a-5e2c7d9b0a46 */
             quoteId: string;
-            /** @description 65-byte signature of the quote eip712 payload: 0x plus 130 hex digits */
+            /**
+             * @description 65-byte signature of the quote eip712 payload: 0x plus 130 hex digits
+             * @example 0x5d7f3a9c1e2b4d6f8a0c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d0f2a4c6e8b0d1f2a3c5e7b9d1f3a5c7e9b0d2f4a6c8e0b2d4f6a8c0e1b3d5f7a9c1e3b5d7f9a0c1b
+             */
             signature: string;
         };
         SpendPointDto: {
@@ -2405,23 +3021,44 @@ export interface components {
              * @example 2026-11-23T20:00:00.000Z
              */
             bucket: string;
-            /** @description null for a charge that names no relayed transaction */
+            /**
+             * @description null for a charge that names no relayed transaction
+             * @example 84532
+             */
             chainId: number | null;
-            /** @description USD charged */
+            /**
+             * @description USD charged
+             * @example 0.84
+             */
             spent: number;
-            /** @description The same in micro-USD (integer, decimal string) */
+            /**
+             * @description The same in micro-USD (integer, decimal string)
+             * @example 840000
+             */
             spentMicro: string;
-            /** @description Settled transactions */
+            /**
+             * @description Settled transactions
+             * @example 12
+             */
             count: number;
         };
         SpendDto: {
-            /** @enum {string} */
+            /**
+             * @example hour
+             * @enum {string}
+             */
             bucket: "hour" | "day";
-            /** @description Start of the first bucket (UTC) */
+            /**
+             * @description Start of the first bucket (UTC)
+             * @example 2026-11-22T00:00:00.000Z
+             */
             since: string;
             /** @description One point per bucket and chain with a charge, oldest first */
             points: components["schemas"]["SpendPointDto"][];
-            /** @description USD charged over the whole range */
+            /**
+             * @description USD charged over the whole range
+             * @example 12.5
+             */
             totalSpent: number;
         };
         RelayerWalletDto: {
@@ -2431,38 +3068,133 @@ export interface components {
             chainId: number;
             /** @example Devnet */
             chainName: string;
-            /** @description Checksummed */
+            /**
+             * @description Checksummed
+             * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+             */
             address: string;
             /**
              * @description Where the key lives: process memory (RELAYER_MNEMONIC) or a PKCS#11 token
+             * @example local
              * @enum {string}
              */
             signer: "local" | "pkcs11";
             /**
              * @description active: takes new work; draining: retire asked, in-flight work finishing and balance going to the treasury; retired: done
+             * @example active
              * @enum {string}
              */
             state: "active" | "draining" | "retired";
-            /** @description Native balance in wei (decimal string); null when the node did not answer */
+            /**
+             * @description Native balance in wei (decimal string); null when the node did not answer
+             * @example 500000000000000000
+             */
             balanceWei: string | null;
-            /** @description The same in the native unit, e.g. "9999.98" */
+            /**
+             * @description The same in the native unit, e.g. "9999.98"
+             * @example 0.5
+             */
             balance: string | null;
             /** @example ETH */
             symbol: string;
-            /** @description Balance below which the key needs funding, in wei; null while none is configured */
+            /**
+             * @description Balance below which the key needs funding, in wei; null while none is configured
+             * @example 100000000000000000
+             */
             floorWei: string | null;
-            /** @description Why the balance is missing (the node's error) */
+            /**
+             * @description Why the balance is missing (the node's error)
+             * @example no answer from any provider of chain 84532
+             */
             error: string | null;
         };
         RelayerKeyStateDto: {
             /** @example us-east */
             region: string;
-            /** @description Checksummed */
+            /**
+             * @description Checksummed
+             * @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+             */
             address: string;
-            /** @enum {string} */
+            /**
+             * @example local
+             * @enum {string}
+             */
             signer: "local" | "pkcs11";
-            /** @enum {string} */
+            /**
+             * @example active
+             * @enum {string}
+             */
             state: "active" | "draining" | "retired";
+        };
+        FleetPointDto: {
+            /**
+             * @description Start of the 10-second bucket (Unix seconds)
+             * @example 1795750000
+             */
+            t: number;
+            /**
+             * @description Relayed transactions accepted in the bucket, by every API instance
+             * @example 42
+             */
+            submitted: number;
+            /**
+             * @description Transactions that reached EXECUTED in the bucket
+             * @example 40
+             */
+            executed: number;
+            /**
+             * @description Transactions that reached FAILED in the bucket
+             * @example 1
+             */
+            failed: number;
+            /**
+             * @description Acceptance to final status, median of the bucket (seconds; the upper bound of its latency bucket); null with no final status
+             * @example 2.5
+             */
+            p50: number | null;
+            /**
+             * @description The same, 95th percentile
+             * @example 5
+             */
+            p95: number | null;
+        };
+        FleetTotalsDto: {
+            /** @example 2520 */
+            submitted: number;
+            /** @example 2498 */
+            executed: number;
+            /** @example 12 */
+            failed: number;
+            /** @example 2.5 */
+            p50: number | null;
+            /** @example 5 */
+            p95: number | null;
+        };
+        QueueDepthDto: {
+            /** @example relay-send */
+            queue: string;
+            /** @example 3 */
+            waiting: number;
+            /** @example 16 */
+            active: number;
+            /** @example 0 */
+            delayed: number;
+        };
+        OperatorFiguresDto: {
+            /** @example 10 */
+            bucketSeconds: number;
+            /** @description Oldest first; the last bucket is still filling */
+            series: components["schemas"]["FleetPointDto"][];
+            /** @description The whole series summed */
+            totals: components["schemas"]["FleetTotalsDto"];
+            /**
+             * @description Relayed transactions PENDING now (PostgreSQL)
+             * @example 7
+             */
+            pending: number;
+            /** @description BullMQ jobs per queue now (Redis) */
+            queues: components["schemas"]["QueueDepthDto"][];
         };
         FundingTokenDto: {
             /**
@@ -2504,7 +3236,10 @@ export interface components {
              * @example 3
              */
             logIndex: number;
-            /** @description token address; the zero address for the native currency */
+            /**
+             * @description token address; the zero address for the native currency
+             * @example 0x036CbD53842c5426634e7929541eC2318f3dCF7e
+             */
             token: string;
             /**
              * @description in the token's smallest unit (decimal string)
@@ -2516,7 +3251,10 @@ export interface components {
              * @example 25
              */
             creditedUsd: number | null;
-            /** @enum {string} */
+            /**
+             * @example seen
+             * @enum {string}
+             */
             status: "seen" | "credited";
             /**
              * @description blocks on top of the deposit's block now (capped at the chain's confirmations once credited)
@@ -2539,9 +3277,24 @@ export interface components {
             nextCursor: string | null;
         };
         LoginMessageDto: {
-            /** @description EIP-4361 text to sign verbatim with EIP-191 personal_sign */
+            /**
+             * @description EIP-4361 text to sign verbatim with EIP-191 personal_sign
+             * @example relay.example.com wants you to sign in with your Ethereum account:
+             *     0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             *
+             *     Sign in to the relay.
+             *
+             *     URI: https://relay.example.com
+             *     Version: 1
+             *     Chain ID: 84532
+             *     Nonce: 8f3b2c1d9e7a4f6b
+             *     Issued At: 2026-11-23T12:00:00.000Z
+             */
             message: string;
-            /** @description Pass to POST /api/auth/verify with the signature */
+            /**
+             * @description Pass to POST /api/auth/verify with the signature
+             * @example 0b7e2d9f-3c5a-4e8b-9d1f-6a4c2e8b0d73
+             */
             messageId: string;
             /**
              * @description Unix seconds; the message is usable once, until then (5 minutes)
@@ -2557,13 +3310,17 @@ export interface components {
             address: string;
         };
         LoginTokenDto: {
-            /** @description JWT (HS256) for `Authorization: Bearer`; claims sub (userId), address, aud (JWT_AUDIENCE, default gas-relay), iat, exp */
+            /**
+             * @description JWT (HS256) for `Authorization: Bearer`; claims sub (userId), address, aud (JWT_AUDIENCE, default gas-relay), iat, exp
+             * @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJhN2U5YzJkNC01YjNmLTRlMWEtOGM2ZC0yZjBiOWU3YTFjMzUiLCJleHAiOjE3OTU0Mzg4MDB9.3q5mVZ8mE0c1dQ6Yk2x0w4L7nR9sT1uV3wX5yZ7aB9c
+             */
             token: string;
             /**
              * @description Unix seconds; the token expires then (1 hour after issue by default)
              * @example 1735693200
              */
             expiresAt: number;
+            /** @example a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35 */
             userId: string;
             /**
              * @description Lowercase wallet address of the account
@@ -2572,39 +3329,326 @@ export interface components {
             address: string;
         };
         VerifyLoginRequestDto: {
-            /** @description From POST /api/auth/message */
+            /**
+             * @description From POST /api/auth/message
+             * @example 0b7e2d9f-3c5a-4e8b-9d1f-6a4c2e8b0d73
+             */
             messageId: string;
-            /** @description 0x hex personal_sign signature of the message (65 bytes, or 64 in EIP-2098 form) */
+            /**
+             * @description 0x hex personal_sign signature of the message (65 bytes, or 64 in EIP-2098 form)
+             * @example 0x5d7f3a9c1e2b4d6f8a0c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d0f2a4c6e8b0d1f2a3c5e7b9d1f3a5c7e9b0d2f4a6c8e0b2d4f6a8c0e1b3d5f7a9c1e3b5d7f9a0c1b
+             */
             signature: string;
+        };
+        TxEventStagesDto: {
+            /**
+             * Format: date-time
+             * @description accepted: reserved and queued
+             * @example 2026-11-23T11:59:57.860Z
+             */
+            acceptedAt: string;
+            /**
+             * Format: date-time
+             * @description signed with its nonce
+             * @example 2026-11-23T12:00:00.000Z
+             */
+            signedAt: string | null;
+            /**
+             * Format: date-time
+             * @description a node accepted it
+             * @example 2026-11-23T12:00:00.000Z
+             */
+            broadcastAt: string | null;
+            /**
+             * Format: date-time
+             * @description its block was seen
+             * @example 2026-11-23T12:00:00.000Z
+             */
+            minedAt: string | null;
+            /**
+             * Format: date-time
+             * @description terminal status written and the cost settled
+             * @example 2026-11-23T12:00:00.000Z
+             */
+            settledAt: string | null;
+        };
+        TxStatusEventDto: {
+            /**
+             * @example tx.status
+             * @enum {string}
+             */
+            event: "tx.status";
+            /**
+             * Format: uuid
+             * @example 3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93
+             */
+            txId: string;
+            /**
+             * Format: uuid
+             * @example a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35
+             */
+            userId: string;
+            /**
+             * @example EXECUTED
+             * @enum {string}
+             */
+            status: "PENDING" | "EXECUTED" | "FAILED";
+            /**
+             * @description null on the first event (acceptance)
+             * @example PENDING
+             * @enum {string|null}
+             */
+            previousStatus: "PENDING" | "EXECUTED" | "FAILED" | null;
+            /** @example 84532 */
+            chainId: number;
+            /** @example 0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd */
+            executionTxHash: string | null;
+            /**
+             * @description USD; null until settled
+             * @example 0.063
+             */
+            costUSD: number | null;
+            /**
+             * @description the native USD price the settled cost was converted at
+             * @example 3000
+             */
+            nativePriceUsd: number | null;
+            /** @example 0 */
+            retries: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-23T12:00:00.000Z
+             */
+            timestamp: string;
+            /**
+             * @description null unless FAILED
+             * @example reverted
+             * @enum {string|null}
+             */
+            failureReason: "reverted" | "simulation_reverted" | "expired" | "cancelled" | "not_sent" | "exchange_rejected" | null;
+            /**
+             * @description null unless FAILED
+             * @example Error(insufficient allowance)
+             */
+            revertReason: string | null;
+            stages: components["schemas"]["TxEventStagesDto"];
+            /** @example d5a8c1e3-9f2b-4d6e-8a0c-7b1e3f5d9c62 */
+            policyId: string | null;
+        };
+        AccountLowBalanceEventDto: {
+            /**
+             * @example account.low_balance
+             * @enum {string}
+             */
+            event: "account.low_balance";
+            /**
+             * Format: uuid
+             * @example a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35
+             */
+            userId: string;
+            /**
+             * @description USD
+             * @example 18.4
+             */
+            availableBalance: number;
+            /**
+             * @description USD
+             * @example 20
+             */
+            threshold: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-23T12:00:00.000Z
+             */
+            timestamp: string;
+        };
+        AccountDepositEventDto: {
+            /**
+             * @example account.deposit
+             * @enum {string}
+             */
+            event: "account.deposit";
+            /**
+             * Format: uuid
+             * @example a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35
+             */
+            userId: string;
+            /** @example 84532 */
+            chainId: number;
+            /** @example 0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd */
+            txHash: string;
+            /**
+             * @description the token address; the zero address for the native currency
+             * @example 0x036CbD53842c5426634e7929541eC2318f3dCF7e
+             */
+            token: string;
+            /**
+             * @description in the token's smallest unit
+             * @example 25000000
+             */
+            amount: string;
+            /**
+             * @description USD
+             * @example 25
+             */
+            creditedUsd: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-23T12:00:00.000Z
+             */
+            timestamp: string;
+        };
+        WebhookTestEventDto: {
+            /**
+             * @example webhook.test
+             * @enum {string}
+             */
+            event: "webhook.test";
+            /**
+             * Format: uuid
+             * @example a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35
+             */
+            userId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-23T12:00:00.000Z
+             */
+            timestamp: string;
+        };
+        ApprovalAuthorizationDto: {
+            /** @example 84532 */
+            chainId: number;
+            /** @example 0x5FbDB2315678afecb367f032d93F642f64180aa3 */
+            address: string;
+            /** @example 0 */
+            nonce: number;
+            /** @example 0x0 */
+            yParity: string | number;
+            /** @example 0x2a4c6e8b0d1f3a5c7e9b2d4f6a8c0e1b3d5f7a9c1e3b5d7f9a0c2e4b6d8f0a1c */
+            r: string;
+            /** @example 0x6b8d0f2a4c6e8b1d3f5a7c9e0b2d4f6a8c1e3b5d7f9a0c2e4b6d8f1a3c5e7b9d */
+            s: string;
+        };
+        SponsorshipRequestEventDto: {
+            /**
+             * @example sponsorship.request
+             * @enum {string}
+             */
+            event: "sponsorship.request";
+            /**
+             * Format: uuid
+             * @example a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35
+             */
+            userId: string;
+            /** @example 84532 */
+            chainId: number;
+            /** @example 0x5FbDB2315678afecb367f032d93F642f64180aa3 */
+            to: string | null;
+            /** @example 0xa9059cbb00000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c800000000000000000000000000000000000000000000000000000000000f4240 */
+            callData: string;
+            /** @example 0 */
+            value: string | null;
+            /** @example checkout */
+            label: string | null;
+            /** @example m/44'/60'/0'/0/7 */
+            derivationPath: string | null;
+            /**
+             * @description USD, worst case
+             * @example 0.063
+             */
+            estimatedCostUSD: number;
+            authorizationList: components["schemas"]["ApprovalAuthorizationDto"][] | null;
+            /** @example 21000 */
+            gasLimit: string | null;
+            /** @example 1500000000 */
+            maxFeePerGas: string | null;
+            /** @example 100000000 */
+            maxPriorityFeePerGas: string | null;
+            /** @example 1200000000 */
+            gasPrice: string | null;
+        };
+        SponsorshipApprovalDto: {
+            /**
+             * @description only true approves; anything else, a non-2xx or no answer within APPROVAL_TIMEOUT_MS refuses (403 TRANSACTION_008)
+             * @example true
+             */
+            approve: boolean;
+        };
+        SocketSubscribeDto: {
+            /**
+             * @description every event of the account's transactions and account events
+             * @example true
+             */
+            all?: boolean;
+            /**
+             * Format: uuid
+             * @description one transaction of the account
+             * @example 3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93
+             */
+            txId?: string;
+        };
+        SocketErrorDto: {
+            /**
+             * @description catalog code
+             * @example AUTH_002
+             */
+            code: string;
+            /** @example invalid API key */
+            message: string;
+        };
+        SocketSubscribeAckDto: {
+            /** @example true */
+            ok: boolean;
+            /** @description present when ok is false */
+            error?: components["schemas"]["SocketErrorDto"];
         };
         /** @description Error body of the success-envelope paths (/api/*, /v1/*, /admin/*). */
         ErrorEnvelope: {
-            /** @enum {boolean} */
+            /**
+             * @example false
+             * @enum {boolean}
+             */
             success: false;
             error: {
                 /**
                  * @description catalog code
+                 * @example AUTH_001
                  * @enum {string}
                  */
                 code: "AUTH_001" | "AUTH_002" | "AUTH_003" | "AUTH_004" | "AUTH_005" | "AUTH_006" | "AUTH_007" | "AUTH_008" | "USER_001" | "USER_002" | "USER_003" | "VALIDATION_001" | "VALIDATION_002" | "VALIDATION_003" | "VALIDATION_004" | "TRANSACTION_001" | "TRANSACTION_002" | "TRANSACTION_003" | "TRANSACTION_004" | "TRANSACTION_005" | "TRANSACTION_006" | "TRANSACTION_007" | "TRANSACTION_008" | "TRANSACTION_009" | "TRANSACTION_010" | "CHAIN_001" | "CHAIN_003" | "CHAIN_004" | "RELAYER_001" | "RESOURCE_001" | "RESOURCE_003" | "RESOURCE_004" | "SYSTEM_001" | "SYSTEM_002";
+                /** @example transaction not found */
                 message: string;
-                /** @enum {string} */
+                /**
+                 * @example AUTH
+                 * @enum {string}
+                 */
                 category: "AUTH" | "USER" | "VALIDATION" | "TRANSACTION" | "CHAIN" | "RELAYER" | "RESOURCE" | "SYSTEM";
-                /** @description also in the X-Trace-Id header */
+                /**
+                 * @description also in the X-Trace-Id header
+                 * @example 6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e
+                 */
                 traceId: string;
             };
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-23T12:00:00.000Z
+             */
             timestamp: string;
         };
         /** @description Error body of the code-envelope paths (swap, token, status and gasless endpoints). */
         CodeErrorEnvelope: {
-            /** @description the HTTP status */
+            /**
+             * @description the HTTP status
+             * @example 404
+             */
             code: number;
             /**
              * @description always null
+             * @example null
              * @enum {object|null}
              */
             data: never | null;
+            /** @example quote not found or expired */
             message: string;
         };
     };
@@ -2621,7 +3665,7 @@ export interface operations {
             query: {
                 /**
                  * @description Wallet address the account was created for
-                 * @example 0x70997970c51812dc3a010c7d01b50e0d17dc79c8
+                 * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
                  */
                 address: string;
             };
@@ -2634,6 +3678,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2641,29 +3691,31 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "userId": "string",
-                     *         "address": "string",
-                     *         "availableBalance": 1,
-                     *         "pendingBalance": 1,
+                     *         "userId": "a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35",
+                     *         "address": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *         "availableBalance": 97.5,
+                     *         "pendingBalance": 0.063,
                      *         "disabled": false,
                      *         "defaultRelayAccount": null,
                      *         "userConfig": {
-                     *           "perTxLimit": 1,
-                     *           "dailyLimit": 1,
-                     *           "dailyAmountConsumed": 1,
+                     *           "perTxLimit": 5,
+                     *           "dailyLimit": 100,
+                     *           "dailyAmountConsumed": 2.5,
                      *           "dailyAmountUpdatedAt": "2026-11-23T12:00:00.000Z",
                      *           "disabledChainIds": [
                      *             1
                      *           ],
-                     *           "maxRetries": 1,
+                     *           "maxRetries": 3,
                      *           "circuitBreakerEnabled": false,
-                     *           "failureCountStreakLimit": 1,
-                     *           "failureCountStreak": 1,
+                     *           "failureCountStreakLimit": 5,
+                     *           "failureCountStreak": 0,
                      *           "ipWhitelist": [
-                     *             "string"
+                     *             "203.0.113.7",
+                     *             "10.0.0.0/8"
                      *           ],
                      *           "domainWhitelist": [
-                     *             "string"
+                     *             "app.example.com",
+                     *             "*.example.org"
                      *           ],
                      *           "allowedTargets": [
                      *             {
@@ -2674,9 +3726,9 @@ export interface operations {
                      *               ]
                      *             }
                      *           ],
-                     *           "lowBalanceThresholdUsd": 1,
+                     *           "lowBalanceThresholdUsd": 20,
                      *           "approvalWebhook": {
-                     *             "url": "string",
+                     *             "url": "https://hooks.example.com/relay",
                      *             "enabled": false
                      *           }
                      *         }
@@ -2685,7 +3737,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["AccountViewDto"];
                         /**
@@ -2746,13 +3801,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per client IP (public scope). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2803,12 +3866,12 @@ export interface operations {
             query?: {
                 /**
                  * @description Default: 50.
-                 * @example 1
+                 * @example 50
                  */
                 limit?: number;
                 /**
                  * @description Default: 0.
-                 * @example 1
+                 * @example 0
                  */
                 offset?: number;
             };
@@ -2821,6 +3884,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2829,29 +3898,31 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "userId": "string",
-                     *           "address": "string",
-                     *           "availableBalance": 1,
-                     *           "pendingBalance": 1,
+                     *           "userId": "a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35",
+                     *           "address": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *           "availableBalance": 97.5,
+                     *           "pendingBalance": 0.063,
                      *           "disabled": false,
                      *           "defaultRelayAccount": null,
                      *           "userConfig": {
-                     *             "perTxLimit": 1,
-                     *             "dailyLimit": 1,
-                     *             "dailyAmountConsumed": 1,
+                     *             "perTxLimit": 5,
+                     *             "dailyLimit": 100,
+                     *             "dailyAmountConsumed": 2.5,
                      *             "dailyAmountUpdatedAt": "2026-11-23T12:00:00.000Z",
                      *             "disabledChainIds": [
                      *               1
                      *             ],
-                     *             "maxRetries": 1,
+                     *             "maxRetries": 3,
                      *             "circuitBreakerEnabled": false,
-                     *             "failureCountStreakLimit": 1,
-                     *             "failureCountStreak": 1,
+                     *             "failureCountStreakLimit": 5,
+                     *             "failureCountStreak": 0,
                      *             "ipWhitelist": [
-                     *               "string"
+                     *               "203.0.113.7",
+                     *               "10.0.0.0/8"
                      *             ],
                      *             "domainWhitelist": [
-                     *               "string"
+                     *               "app.example.com",
+                     *               "*.example.org"
                      *             ],
                      *             "allowedTargets": [
                      *               {
@@ -2862,9 +3933,9 @@ export interface operations {
                      *                 ]
                      *               }
                      *             ],
-                     *             "lowBalanceThresholdUsd": 1,
+                     *             "lowBalanceThresholdUsd": 20,
                      *             "approvalWebhook": {
-                     *               "url": "string",
+                     *               "url": "https://hooks.example.com/relay",
                      *               "enabled": false
                      *             }
                      *           }
@@ -2874,7 +3945,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["AccountViewDto"][];
                         /**
@@ -2935,6 +4009,39 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per client IP (admin scope). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
             500: {
                 headers: {
@@ -2984,6 +4091,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             201: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2991,15 +4104,18 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "userId": "string",
-                     *         "address": "string",
-                     *         "apiKey": "string"
+                     *         "userId": "a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35",
+                     *         "address": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *         "apiKey": "rk_live_7Yq2mV9xK3pL8wT4nR6sB1cD5fG0hJ2a"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["CreatedAccountDto"];
                         /**
@@ -3085,6 +4201,39 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per client IP (admin scope). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
             500: {
                 headers: {
@@ -3117,7 +4266,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example string */
+                /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
                 address: string;
             };
             cookie?: never;
@@ -3127,6 +4276,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3134,29 +4289,31 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "userId": "string",
-                     *         "address": "string",
-                     *         "availableBalance": 1,
-                     *         "pendingBalance": 1,
+                     *         "userId": "a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35",
+                     *         "address": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *         "availableBalance": 97.5,
+                     *         "pendingBalance": 0.063,
                      *         "disabled": false,
                      *         "defaultRelayAccount": null,
                      *         "userConfig": {
-                     *           "perTxLimit": 1,
-                     *           "dailyLimit": 1,
-                     *           "dailyAmountConsumed": 1,
+                     *           "perTxLimit": 5,
+                     *           "dailyLimit": 100,
+                     *           "dailyAmountConsumed": 2.5,
                      *           "dailyAmountUpdatedAt": "2026-11-23T12:00:00.000Z",
                      *           "disabledChainIds": [
                      *             1
                      *           ],
-                     *           "maxRetries": 1,
+                     *           "maxRetries": 3,
                      *           "circuitBreakerEnabled": false,
-                     *           "failureCountStreakLimit": 1,
-                     *           "failureCountStreak": 1,
+                     *           "failureCountStreakLimit": 5,
+                     *           "failureCountStreak": 0,
                      *           "ipWhitelist": [
-                     *             "string"
+                     *             "203.0.113.7",
+                     *             "10.0.0.0/8"
                      *           ],
                      *           "domainWhitelist": [
-                     *             "string"
+                     *             "app.example.com",
+                     *             "*.example.org"
                      *           ],
                      *           "allowedTargets": [
                      *             {
@@ -3167,9 +4324,9 @@ export interface operations {
                      *               ]
                      *             }
                      *           ],
-                     *           "lowBalanceThresholdUsd": 1,
+                     *           "lowBalanceThresholdUsd": 20,
                      *           "approvalWebhook": {
-                     *             "url": "string",
+                     *             "url": "https://hooks.example.com/relay",
                      *             "enabled": false
                      *           }
                      *         }
@@ -3178,7 +4335,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["AccountViewDto"];
                         /**
@@ -3264,6 +4424,39 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per client IP (admin scope). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
             500: {
                 headers: {
@@ -3296,7 +4489,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example string */
+                /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
                 address: string;
             };
             cookie?: never;
@@ -3306,6 +4499,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3313,7 +4512,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "userId": "string",
+                     *         "userId": "a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35",
                      *         "reconciles": false,
                      *         "availableMicro": "1000000000",
                      *         "pendingMicro": "0",
@@ -3324,7 +4523,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["AccountAuditDto"];
                         /**
@@ -3410,6 +4612,39 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per client IP (admin scope). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
             500: {
                 headers: {
@@ -3442,7 +4677,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example string */
+                /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
                 address: string;
             };
             cookie?: never;
@@ -3461,6 +4696,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3468,29 +4709,31 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "userId": "string",
-                     *         "address": "string",
-                     *         "availableBalance": 1,
-                     *         "pendingBalance": 1,
+                     *         "userId": "a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35",
+                     *         "address": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *         "availableBalance": 97.5,
+                     *         "pendingBalance": 0.063,
                      *         "disabled": false,
                      *         "defaultRelayAccount": null,
                      *         "userConfig": {
-                     *           "perTxLimit": 1,
-                     *           "dailyLimit": 1,
-                     *           "dailyAmountConsumed": 1,
+                     *           "perTxLimit": 5,
+                     *           "dailyLimit": 100,
+                     *           "dailyAmountConsumed": 2.5,
                      *           "dailyAmountUpdatedAt": "2026-11-23T12:00:00.000Z",
                      *           "disabledChainIds": [
                      *             1
                      *           ],
-                     *           "maxRetries": 1,
+                     *           "maxRetries": 3,
                      *           "circuitBreakerEnabled": false,
-                     *           "failureCountStreakLimit": 1,
-                     *           "failureCountStreak": 1,
+                     *           "failureCountStreakLimit": 5,
+                     *           "failureCountStreak": 0,
                      *           "ipWhitelist": [
-                     *             "string"
+                     *             "203.0.113.7",
+                     *             "10.0.0.0/8"
                      *           ],
                      *           "domainWhitelist": [
-                     *             "string"
+                     *             "app.example.com",
+                     *             "*.example.org"
                      *           ],
                      *           "allowedTargets": [
                      *             {
@@ -3501,9 +4744,9 @@ export interface operations {
                      *               ]
                      *             }
                      *           ],
-                     *           "lowBalanceThresholdUsd": 1,
+                     *           "lowBalanceThresholdUsd": 20,
                      *           "approvalWebhook": {
-                     *             "url": "string",
+                     *             "url": "https://hooks.example.com/relay",
                      *             "enabled": false
                      *           }
                      *         }
@@ -3512,7 +4755,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["AccountViewDto"];
                         /**
@@ -3590,6 +4836,39 @@ export interface operations {
                      *         "code": "USER_001",
                      *         "message": "no account for the address",
                      *         "category": "USER",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per client IP (admin scope). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -3630,7 +4909,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example string */
+                /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
                 address: string;
             };
             cookie?: never;
@@ -3663,11 +4942,11 @@ export interface operations {
                  *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
                  *         "enabled": false
                  *       },
-                 *       "perTxLimit": 1,
-                 *       "dailyLimit": 1,
-                 *       "maxRetries": 1,
+                 *       "perTxLimit": 5,
+                 *       "dailyLimit": 100,
+                 *       "maxRetries": 3,
                  *       "circuitBreakerEnabled": false,
-                 *       "failureCountStreakLimit": 1,
+                 *       "failureCountStreakLimit": 5,
                  *       "disabledChainIds": [
                  *         1
                  *       ],
@@ -3683,6 +4962,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3690,29 +4975,31 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "userId": "string",
-                     *         "address": "string",
-                     *         "availableBalance": 1,
-                     *         "pendingBalance": 1,
+                     *         "userId": "a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35",
+                     *         "address": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *         "availableBalance": 97.5,
+                     *         "pendingBalance": 0.063,
                      *         "disabled": false,
                      *         "defaultRelayAccount": null,
                      *         "userConfig": {
-                     *           "perTxLimit": 1,
-                     *           "dailyLimit": 1,
-                     *           "dailyAmountConsumed": 1,
+                     *           "perTxLimit": 5,
+                     *           "dailyLimit": 100,
+                     *           "dailyAmountConsumed": 2.5,
                      *           "dailyAmountUpdatedAt": "2026-11-23T12:00:00.000Z",
                      *           "disabledChainIds": [
                      *             1
                      *           ],
-                     *           "maxRetries": 1,
+                     *           "maxRetries": 3,
                      *           "circuitBreakerEnabled": false,
-                     *           "failureCountStreakLimit": 1,
-                     *           "failureCountStreak": 1,
+                     *           "failureCountStreakLimit": 5,
+                     *           "failureCountStreak": 0,
                      *           "ipWhitelist": [
-                     *             "string"
+                     *             "203.0.113.7",
+                     *             "10.0.0.0/8"
                      *           ],
                      *           "domainWhitelist": [
-                     *             "string"
+                     *             "app.example.com",
+                     *             "*.example.org"
                      *           ],
                      *           "allowedTargets": [
                      *             {
@@ -3723,9 +5010,9 @@ export interface operations {
                      *               ]
                      *             }
                      *           ],
-                     *           "lowBalanceThresholdUsd": 1,
+                     *           "lowBalanceThresholdUsd": 20,
                      *           "approvalWebhook": {
-                     *             "url": "string",
+                     *             "url": "https://hooks.example.com/relay",
                      *             "enabled": false
                      *           }
                      *         }
@@ -3734,7 +5021,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["AccountViewDto"];
                         /**
@@ -3820,6 +5110,39 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per client IP (admin scope). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
             500: {
                 headers: {
@@ -3852,7 +5175,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example string */
+                /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
                 address: string;
             };
             cookie?: never;
@@ -3862,6 +5185,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             201: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3869,14 +5198,17 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "userId": "string",
-                     *         "apiKey": "string"
+                     *         "userId": "a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35",
+                     *         "apiKey": "rk_live_7Yq2mV9xK3pL8wT4nR6sB1cD5fG0hJ2a"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["CreatedKeyDto"];
                         /**
@@ -3962,6 +5294,39 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per client IP (admin scope). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
             500: {
                 headers: {
@@ -3994,7 +5359,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example string */
+                /** @example e7c3a1f9-2b5d-4f8a-9c6e-0d2b4f6a8c13 */
                 keyId: string;
             };
             cookie?: never;
@@ -4013,6 +5378,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4026,7 +5397,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["KeyRateLimitDto"];
                         /**
@@ -4112,6 +5486,39 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per client IP (admin scope). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
             500: {
                 headers: {
@@ -4150,7 +5557,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "key": "string"
+                 *       "key": "rk_live_7Yq2mV9xK3pL8wT4nR6sB1cD5fG0hJ2a"
                  *     }
                  */
                 "application/json": components["schemas"]["RevokeKeyDto"];
@@ -4160,6 +5567,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4173,7 +5586,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["RevokedKeyDto"];
                         /**
@@ -4259,6 +5675,39 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per client IP (admin scope). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
             500: {
                 headers: {
@@ -4291,12 +5740,12 @@ export interface operations {
             query?: {
                 /**
                  * @description Default: 50.
-                 * @example 1
+                 * @example 50
                  */
                 limit?: number;
                 /**
                  * @description `nextCursor` of the previous page
-                 * @example string
+                 * @example 1017
                  */
                 cursor?: string;
             };
@@ -4309,6 +5758,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4318,28 +5773,31 @@ export interface operations {
                      *       "data": {
                      *         "entries": [
                      *           {
-                     *             "id": "string",
-                     *             "at": "string",
+                     *             "id": "1042",
+                     *             "at": "2026-11-23T12:00:00.000Z",
                      *             "actor": "admin:3f9a0c1b2d4e",
                      *             "source": "rest",
                      *             "action": "PATCH /admin/accounts/:address/limits",
-                     *             "target": "string",
+                     *             "target": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
                      *             "summary": {
                      *               "usd": 2.5
                      *             },
-                     *             "ip": "string",
-                     *             "status": 1,
-                     *             "errorCode": "string",
-                     *             "finishedAt": "string"
+                     *             "ip": "203.0.113.7",
+                     *             "status": 200,
+                     *             "errorCode": "VALIDATION_004",
+                     *             "finishedAt": "2026-11-23T12:00:00.000Z"
                      *           }
                      *         ],
-                     *         "nextCursor": "string"
+                     *         "nextCursor": "1017"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["AdminAuditPageDto"];
                         /**
@@ -4400,13 +5858,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per client IP (admin scope). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4464,6 +5930,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4472,20 +5944,20 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "id": 1,
-                     *           "name": "string",
-                     *           "iconUrl": "string",
-                     *           "isTestnet": false,
+                     *           "id": 84532,
+                     *           "name": "Base Sepolia",
+                     *           "iconUrl": "https://icons.example.com/chains/base.svg",
+                     *           "isTestnet": true,
                      *           "nativeCurrency": {
-                     *             "name": "string",
-                     *             "symbol": "string",
-                     *             "decimals": 1
+                     *             "name": "Ether",
+                     *             "symbol": "ETH",
+                     *             "decimals": 18
                      *           },
                      *           "blockExplorers": {
                      *             "default": {
-                     *               "name": "string",
-                     *               "url": "string",
-                     *               "apiUrl": "string"
+                     *               "name": "Basescan",
+                     *               "url": "https://sepolia.basescan.org",
+                     *               "apiUrl": "https://api-sepolia.basescan.org/api"
                      *             }
                      *           },
                      *           "capabilities": {
@@ -4499,7 +5971,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["ChainViewDto"][];
                         /**
@@ -4510,13 +5985,21 @@ export interface operations {
                     };
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per client IP (public scope). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4690,6 +6173,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4732,8 +6221,8 @@ export interface operations {
                      *                 "floorWei": "10000000000000000",
                      *                 "targetWei": "50000000000000000",
                      *                 "treasury": {
-                     *                   "address": "string",
-                     *                   "balanceWei": "string"
+                     *                   "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+                     *                   "balanceWei": "500000000000000000"
                      *                 },
                      *                 "keys": [
                      *                   {
@@ -4754,7 +6243,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["HealthDetailDto"];
                         /**
@@ -4782,6 +6274,39 @@ export interface operations {
                      *         "code": "AUTH_001",
                      *         "message": "unauthorized access",
                      *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per client IP (admin scope). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -4823,12 +6348,12 @@ export interface operations {
             header?: {
                 /**
                  * @description region pin; wins over the body region
-                 * @example string
+                 * @example eu-west
                  */
                 "X-Relay-Region"?: string;
                 /**
                  * @description Optional, 1-255 printable characters. Within 24 h per account, a retry with the same key and the same body gets the first answer again (same status and ids; submit-tx-sync: the record as it is now) and never a second transaction, also when both requests race; the same key with another body is 409 RESOURCE_004 (also while the first request with the key is still running after 10 s). A request refused with an error does not use the key up.
-                 * @example string
+                 * @example order-7731-submit
                  */
                 "Idempotency-Key"?: string;
             };
@@ -4839,32 +6364,13 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "to": "string",
-                 *       "callData": "0x",
-                 *       "chainId": 31337,
+                 *       "to": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                 *       "callData": "0xa9059cbb00000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c800000000000000000000000000000000000000000000000000000000000f4240",
+                 *       "chainId": 84532,
                  *       "value": "0",
-                 *       "gasLimit": "string",
-                 *       "gasPrice": "string",
-                 *       "maxFeePerGas": "string",
-                 *       "maxPriorityFeePerGas": "string",
-                 *       "maxUSD": 1,
-                 *       "label": "string",
-                 *       "transactionType": "flash",
-                 *       "region": "string",
-                 *       "isAuthenticatedTx": false,
-                 *       "derivationPath": "string",
-                 *       "validUntil": 1767225600,
-                 *       "endUser": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-                 *       "authorizationList": [
-                 *         {
-                 *           "chainId": 31337,
-                 *           "address": "string",
-                 *           "nonce": 0,
-                 *           "yParity": "0x0",
-                 *           "r": "string",
-                 *           "s": "string"
-                 *         }
-                 *       ]
+                 *       "maxUSD": 2,
+                 *       "label": "checkout",
+                 *       "endUser": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
                  *     }
                  */
                 "application/json": components["schemas"]["SubmitTxDto"];
@@ -4874,6 +6380,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             201: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4881,14 +6393,17 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "txId": "string",
-                     *         "estimatedCostUSD": 1
+                     *         "txId": "3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93",
+                     *         "estimatedCostUSD": 0.063
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["SubmitTxResultDto"];
                         /**
@@ -5024,13 +6539,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5107,12 +6630,12 @@ export interface operations {
             header?: {
                 /**
                  * @description region pin; wins over the body region
-                 * @example string
+                 * @example eu-west
                  */
                 "X-Relay-Region"?: string;
                 /**
                  * @description Optional, 1-255 printable characters. Within 24 h per account, a retry with the same key and the same body gets the first answer again (same status and ids; submit-tx-sync: the record as it is now) and never a second transaction, also when both requests race; the same key with another body is 409 RESOURCE_004 (also while the first request with the key is still running after 10 s). A request refused with an error does not use the key up.
-                 * @example string
+                 * @example order-7731-submit
                  */
                 "Idempotency-Key"?: string;
             };
@@ -5124,36 +6647,17 @@ export interface operations {
                 /**
                  * @example {
                  *       "tx": {
-                 *         "to": "string",
-                 *         "callData": "0x",
-                 *         "chainId": 31337,
+                 *         "to": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                 *         "callData": "0xa9059cbb00000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c800000000000000000000000000000000000000000000000000000000000f4240",
+                 *         "chainId": 84532,
                  *         "value": "0",
-                 *         "gasLimit": "string",
-                 *         "gasPrice": "string",
-                 *         "maxFeePerGas": "string",
-                 *         "maxPriorityFeePerGas": "string",
-                 *         "maxUSD": 1,
-                 *         "label": "string",
-                 *         "transactionType": "flash",
-                 *         "region": "string",
-                 *         "isAuthenticatedTx": false,
-                 *         "derivationPath": "string",
-                 *         "validUntil": 1767225600,
-                 *         "endUser": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-                 *         "authorizationList": [
-                 *           {
-                 *             "chainId": 31337,
-                 *             "address": "string",
-                 *             "nonce": 0,
-                 *             "yParity": "0x0",
-                 *             "r": "string",
-                 *             "s": "string"
-                 *           }
-                 *         ]
+                 *         "maxUSD": 2,
+                 *         "label": "checkout",
+                 *         "endUser": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
                  *       },
                  *       "timeoutMs": 30000,
-                 *       "includeReceipt": false,
-                 *       "includeRevertInfo": false,
+                 *       "includeReceipt": true,
+                 *       "includeRevertInfo": true,
                  *       "returnOnTxHash": false
                  *     }
                  */
@@ -5164,6 +6668,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5171,30 +6681,30 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "string",
-                     *         "userId": "string",
-                     *         "to": "string",
-                     *         "callData": "string",
-                     *         "value": "string",
-                     *         "chainId": 1,
-                     *         "gasPrice": "string",
-                     *         "maxFeePerGas": "string",
-                     *         "maxPriorityFeePerGas": "string",
-                     *         "gasLimit": "string",
-                     *         "label": "string",
+                     *         "id": "3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93",
+                     *         "userId": "a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35",
+                     *         "to": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                     *         "callData": "0xa9059cbb00000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c800000000000000000000000000000000000000000000000000000000000f4240",
+                     *         "value": "0",
+                     *         "chainId": 84532,
+                     *         "gasPrice": "1200000000",
+                     *         "maxFeePerGas": "1500000000",
+                     *         "maxPriorityFeePerGas": "100000000",
+                     *         "gasLimit": "21000",
+                     *         "label": "checkout",
                      *         "status": "PENDING",
-                     *         "executionTxHash": "string",
+                     *         "executionTxHash": "0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd",
                      *         "timestamp": "2026-11-23T12:00:00.000Z",
-                     *         "latency": 1,
-                     *         "costUSD": 1,
-                     *         "nativePriceUsd": 1,
-                     *         "retries": 1,
+                     *         "latency": 2140,
+                     *         "costUSD": 0.063,
+                     *         "nativePriceUsd": 3000,
+                     *         "retries": 0,
                      *         "isAccountCharged": false,
                      *         "transactionType": "flash",
-                     *         "submitRegion": "string",
-                     *         "validUntil": 1,
+                     *         "submitRegion": "eu-west",
+                     *         "validUntil": 1795435200,
                      *         "failureReason": "reverted",
-                     *         "revertReason": "string",
+                     *         "revertReason": "ERC20InsufficientBalance(0x70997970C51812dc3A010C7d01b50e0d17dc79C8, 0, 1000000)",
                      *         "stages": {
                      *           "acceptedAt": "2026-11-23T12:00:00.000Z",
                      *           "signedAt": "2026-11-23T12:00:00.000Z",
@@ -5202,30 +6712,33 @@ export interface operations {
                      *           "minedAt": "2026-11-23T12:00:00.000Z",
                      *           "settledAt": "2026-11-23T12:00:00.000Z"
                      *         },
-                     *         "policyId": "string",
+                     *         "policyId": "d5a8c1e3-9f2b-4d6e-8a0c-7b1e3f5d9c62",
                      *         "timedOut": false,
                      *         "receipt": {
-                     *           "transactionHash": "string",
-                     *           "blockNumber": 1,
-                     *           "blockHash": "string",
+                     *           "transactionHash": "0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd",
+                     *           "blockNumber": 18204332,
+                     *           "blockHash": "0x9b1c5e0f3a7d4b2c8e6f1a0d3c5b7e9f2a4c6e8b0d1f3a5c7e9b2d4f6a8c0e1b",
                      *           "status": 0,
-                     *           "from": "string",
-                     *           "to": "string",
-                     *           "gasUsed": "string",
-                     *           "effectiveGasPrice": "string",
-                     *           "l1Fee": "string",
-                     *           "contractAddress": "string",
+                     *           "from": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+                     *           "to": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                     *           "gasUsed": "21000",
+                     *           "effectiveGasPrice": "1500000000",
+                     *           "l1Fee": "41230000000",
+                     *           "contractAddress": "0x0000000000000000000000000000000000000000",
                      *           "logs": 1
                      *         },
                      *         "revert": {
-                     *           "reason": "string"
+                     *           "reason": "ERC20InsufficientBalance(0x70997970C51812dc3A010C7d01b50e0d17dc79C8, 0, 1000000)"
                      *         }
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["TxRecordDto"];
                         /**
@@ -5239,6 +6752,12 @@ export interface operations {
             /** @description timed out (timedOut true); the transaction keeps being relayed: poll GET /api/tx */
             202: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5246,30 +6765,30 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "string",
-                     *         "userId": "string",
-                     *         "to": "string",
-                     *         "callData": "string",
-                     *         "value": "string",
-                     *         "chainId": 1,
-                     *         "gasPrice": "string",
-                     *         "maxFeePerGas": "string",
-                     *         "maxPriorityFeePerGas": "string",
-                     *         "gasLimit": "string",
-                     *         "label": "string",
+                     *         "id": "3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93",
+                     *         "userId": "a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35",
+                     *         "to": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                     *         "callData": "0xa9059cbb00000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c800000000000000000000000000000000000000000000000000000000000f4240",
+                     *         "value": "0",
+                     *         "chainId": 84532,
+                     *         "gasPrice": "1200000000",
+                     *         "maxFeePerGas": "1500000000",
+                     *         "maxPriorityFeePerGas": "100000000",
+                     *         "gasLimit": "21000",
+                     *         "label": "checkout",
                      *         "status": "PENDING",
-                     *         "executionTxHash": "string",
+                     *         "executionTxHash": "0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd",
                      *         "timestamp": "2026-11-23T12:00:00.000Z",
-                     *         "latency": 1,
-                     *         "costUSD": 1,
-                     *         "nativePriceUsd": 1,
-                     *         "retries": 1,
+                     *         "latency": 2140,
+                     *         "costUSD": 0.063,
+                     *         "nativePriceUsd": 3000,
+                     *         "retries": 0,
                      *         "isAccountCharged": false,
                      *         "transactionType": "flash",
-                     *         "submitRegion": "string",
-                     *         "validUntil": 1,
+                     *         "submitRegion": "eu-west",
+                     *         "validUntil": 1795435200,
                      *         "failureReason": "reverted",
-                     *         "revertReason": "string",
+                     *         "revertReason": "ERC20InsufficientBalance(0x70997970C51812dc3A010C7d01b50e0d17dc79C8, 0, 1000000)",
                      *         "stages": {
                      *           "acceptedAt": "2026-11-23T12:00:00.000Z",
                      *           "signedAt": "2026-11-23T12:00:00.000Z",
@@ -5277,30 +6796,33 @@ export interface operations {
                      *           "minedAt": "2026-11-23T12:00:00.000Z",
                      *           "settledAt": "2026-11-23T12:00:00.000Z"
                      *         },
-                     *         "policyId": "string",
+                     *         "policyId": "d5a8c1e3-9f2b-4d6e-8a0c-7b1e3f5d9c62",
                      *         "timedOut": false,
                      *         "receipt": {
-                     *           "transactionHash": "string",
-                     *           "blockNumber": 1,
-                     *           "blockHash": "string",
+                     *           "transactionHash": "0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd",
+                     *           "blockNumber": 18204332,
+                     *           "blockHash": "0x9b1c5e0f3a7d4b2c8e6f1a0d3c5b7e9f2a4c6e8b0d1f3a5c7e9b2d4f6a8c0e1b",
                      *           "status": 0,
-                     *           "from": "string",
-                     *           "to": "string",
-                     *           "gasUsed": "string",
-                     *           "effectiveGasPrice": "string",
-                     *           "l1Fee": "string",
-                     *           "contractAddress": "string",
+                     *           "from": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+                     *           "to": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                     *           "gasUsed": "21000",
+                     *           "effectiveGasPrice": "1500000000",
+                     *           "l1Fee": "41230000000",
+                     *           "contractAddress": "0x0000000000000000000000000000000000000000",
                      *           "logs": 1
                      *         },
                      *         "revert": {
-                     *           "reason": "string"
+                     *           "reason": "ERC20InsufficientBalance(0x70997970C51812dc3A010C7d01b50e0d17dc79C8, 0, 1000000)"
                      *         }
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["TxRecordDto"];
                         /**
@@ -5436,13 +6958,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5524,32 +7054,13 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "to": "string",
-                 *       "callData": "0x",
-                 *       "chainId": 31337,
+                 *       "to": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                 *       "callData": "0xa9059cbb00000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c800000000000000000000000000000000000000000000000000000000000f4240",
+                 *       "chainId": 84532,
                  *       "value": "0",
-                 *       "gasLimit": "string",
-                 *       "gasPrice": "string",
-                 *       "maxFeePerGas": "string",
-                 *       "maxPriorityFeePerGas": "string",
-                 *       "maxUSD": 1,
-                 *       "label": "string",
-                 *       "transactionType": "flash",
-                 *       "region": "string",
-                 *       "isAuthenticatedTx": false,
-                 *       "derivationPath": "string",
-                 *       "validUntil": 1767225600,
-                 *       "endUser": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-                 *       "authorizationList": [
-                 *         {
-                 *           "chainId": 31337,
-                 *           "address": "string",
-                 *           "nonce": 0,
-                 *           "yParity": "0x0",
-                 *           "r": "string",
-                 *           "s": "string"
-                 *         }
-                 *       ]
+                 *       "maxUSD": 2,
+                 *       "label": "checkout",
+                 *       "endUser": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
                  *     }
                  */
                 "application/json": components["schemas"]["SubmitTxDto"];
@@ -5559,6 +7070,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             201: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5566,14 +7083,17 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "costUSD": 1,
-                     *         "minBalanceRequired": "string"
+                     *         "costUSD": 0.063,
+                     *         "minBalanceRequired": "34020000000000"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["QuoteResultDto"];
                         /**
@@ -5659,13 +7179,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5742,7 +7270,7 @@ export interface operations {
             header?: {
                 /**
                  * @description Optional, 1-255 printable characters. Within 24 h per account, a retry with the same key and the same body gets the first answer again (same status and ids; submit-tx-sync: the record as it is now) and never a second transaction, also when both requests race; the same key with another body is 409 RESOURCE_004 (also while the first request with the key is still running after 10 s). A request refused with an error does not use the key up.
-                 * @example string
+                 * @example order-7731-submit
                  */
                 "Idempotency-Key"?: string;
             };
@@ -5753,10 +7281,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "chainId": 31337,
-                 *       "signedTx": "string",
-                 *       "label": "string",
-                 *       "maxUSD": 1
+                 *       "chainId": 84532,
+                 *       "signedTx": "0x02f8b283014a34808405f5e1008459682f0082ea60945fbdb2315678afecb367f032d93f642f64180aa380b844a9059cbb00000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c800000000000000000000000000000000000000000000000000000000000f4240c080a0449c9ef79736bdee7930b77c23fba902fd08150edb2b079e482d2147ddb48dcda01f6a2303053615a63493cbd98f108ebca86a3e288edc2e0c590be466df82cf58",
+                 *       "label": "checkout",
+                 *       "maxUSD": 2
                  *     }
                  */
                 "application/json": components["schemas"]["SubmitSignedTxDto"];
@@ -5766,6 +7294,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             201: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5773,15 +7307,18 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "txId": "string",
-                     *         "estimatedCostUSD": 1,
-                     *         "fundingTxHash": "string"
+                     *         "txId": "3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93",
+                     *         "estimatedCostUSD": 0.063,
+                     *         "fundingTxHash": "0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["SubmitSignedTxResultDto"];
                         /**
@@ -5917,13 +7454,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5997,16 +7542,16 @@ export interface operations {
     RelayController_get: {
         parameters: {
             query: {
-                /** @example string */
+                /** @example 3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93 */
                 id: string;
                 /**
                  * @description 'true' or '1' enables
-                 * @example string
+                 * @example true
                  */
                 includeReceipt?: string;
                 /**
                  * @description 'true' or '1' enables
-                 * @example string
+                 * @example true
                  */
                 includeRevertInfo?: string;
             };
@@ -6019,6 +7564,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6026,30 +7577,30 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "string",
-                     *         "userId": "string",
-                     *         "to": "string",
-                     *         "callData": "string",
-                     *         "value": "string",
-                     *         "chainId": 1,
-                     *         "gasPrice": "string",
-                     *         "maxFeePerGas": "string",
-                     *         "maxPriorityFeePerGas": "string",
-                     *         "gasLimit": "string",
-                     *         "label": "string",
+                     *         "id": "3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93",
+                     *         "userId": "a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35",
+                     *         "to": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                     *         "callData": "0xa9059cbb00000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c800000000000000000000000000000000000000000000000000000000000f4240",
+                     *         "value": "0",
+                     *         "chainId": 84532,
+                     *         "gasPrice": "1200000000",
+                     *         "maxFeePerGas": "1500000000",
+                     *         "maxPriorityFeePerGas": "100000000",
+                     *         "gasLimit": "21000",
+                     *         "label": "checkout",
                      *         "status": "PENDING",
-                     *         "executionTxHash": "string",
+                     *         "executionTxHash": "0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd",
                      *         "timestamp": "2026-11-23T12:00:00.000Z",
-                     *         "latency": 1,
-                     *         "costUSD": 1,
-                     *         "nativePriceUsd": 1,
-                     *         "retries": 1,
+                     *         "latency": 2140,
+                     *         "costUSD": 0.063,
+                     *         "nativePriceUsd": 3000,
+                     *         "retries": 0,
                      *         "isAccountCharged": false,
                      *         "transactionType": "flash",
-                     *         "submitRegion": "string",
-                     *         "validUntil": 1,
+                     *         "submitRegion": "eu-west",
+                     *         "validUntil": 1795435200,
                      *         "failureReason": "reverted",
-                     *         "revertReason": "string",
+                     *         "revertReason": "ERC20InsufficientBalance(0x70997970C51812dc3A010C7d01b50e0d17dc79C8, 0, 1000000)",
                      *         "stages": {
                      *           "acceptedAt": "2026-11-23T12:00:00.000Z",
                      *           "signedAt": "2026-11-23T12:00:00.000Z",
@@ -6057,30 +7608,33 @@ export interface operations {
                      *           "minedAt": "2026-11-23T12:00:00.000Z",
                      *           "settledAt": "2026-11-23T12:00:00.000Z"
                      *         },
-                     *         "policyId": "string",
+                     *         "policyId": "d5a8c1e3-9f2b-4d6e-8a0c-7b1e3f5d9c62",
                      *         "timedOut": false,
                      *         "receipt": {
-                     *           "transactionHash": "string",
-                     *           "blockNumber": 1,
-                     *           "blockHash": "string",
+                     *           "transactionHash": "0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd",
+                     *           "blockNumber": 18204332,
+                     *           "blockHash": "0x9b1c5e0f3a7d4b2c8e6f1a0d3c5b7e9f2a4c6e8b0d1f3a5c7e9b2d4f6a8c0e1b",
                      *           "status": 0,
-                     *           "from": "string",
-                     *           "to": "string",
-                     *           "gasUsed": "string",
-                     *           "effectiveGasPrice": "string",
-                     *           "l1Fee": "string",
-                     *           "contractAddress": "string",
+                     *           "from": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+                     *           "to": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                     *           "gasUsed": "21000",
+                     *           "effectiveGasPrice": "1500000000",
+                     *           "l1Fee": "41230000000",
+                     *           "contractAddress": "0x0000000000000000000000000000000000000000",
                      *           "logs": 1
                      *         },
                      *         "revert": {
-                     *           "reason": "string"
+                     *           "reason": "ERC20InsufficientBalance(0x70997970C51812dc3A010C7d01b50e0d17dc79C8, 0, 1000000)"
                      *         }
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["TxRecordDto"];
                         /**
@@ -6141,13 +7695,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per client IP (public scope). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6198,7 +7760,7 @@ export interface operations {
             query?: {
                 /** @example PENDING */
                 status?: "PENDING" | "EXECUTED" | "FAILED";
-                /** @example 31337 */
+                /** @example 84532 */
                 chainId?: number;
                 /**
                  * @description exact label
@@ -6207,12 +7769,12 @@ export interface operations {
                 label?: string;
                 /**
                  * @description Default: 50.
-                 * @example 1
+                 * @example 50
                  */
                 limit?: number;
                 /**
                  * @description `nextCursor` of the previous page
-                 * @example c2d1e4f0-0000-4000-8000-000000000001
+                 * @example 3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93
                  */
                 cursor?: string;
             };
@@ -6225,6 +7787,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6234,30 +7802,30 @@ export interface operations {
                      *       "data": {
                      *         "items": [
                      *           {
-                     *             "id": "string",
-                     *             "userId": "string",
-                     *             "to": "string",
-                     *             "callData": "string",
-                     *             "value": "string",
-                     *             "chainId": 1,
-                     *             "gasPrice": "string",
-                     *             "maxFeePerGas": "string",
-                     *             "maxPriorityFeePerGas": "string",
-                     *             "gasLimit": "string",
-                     *             "label": "string",
+                     *             "id": "3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93",
+                     *             "userId": "a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35",
+                     *             "to": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                     *             "callData": "0xa9059cbb00000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c800000000000000000000000000000000000000000000000000000000000f4240",
+                     *             "value": "0",
+                     *             "chainId": 84532,
+                     *             "gasPrice": "1200000000",
+                     *             "maxFeePerGas": "1500000000",
+                     *             "maxPriorityFeePerGas": "100000000",
+                     *             "gasLimit": "21000",
+                     *             "label": "checkout",
                      *             "status": "PENDING",
-                     *             "executionTxHash": "string",
+                     *             "executionTxHash": "0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd",
                      *             "timestamp": "2026-11-23T12:00:00.000Z",
-                     *             "latency": 1,
-                     *             "costUSD": 1,
-                     *             "nativePriceUsd": 1,
-                     *             "retries": 1,
+                     *             "latency": 2140,
+                     *             "costUSD": 0.063,
+                     *             "nativePriceUsd": 3000,
+                     *             "retries": 0,
                      *             "isAccountCharged": false,
                      *             "transactionType": "flash",
-                     *             "submitRegion": "string",
-                     *             "validUntil": 1,
+                     *             "submitRegion": "eu-west",
+                     *             "validUntil": 1795435200,
                      *             "failureReason": "reverted",
-                     *             "revertReason": "string",
+                     *             "revertReason": "ERC20InsufficientBalance(0x70997970C51812dc3A010C7d01b50e0d17dc79C8, 0, 1000000)",
                      *             "stages": {
                      *               "acceptedAt": "2026-11-23T12:00:00.000Z",
                      *               "signedAt": "2026-11-23T12:00:00.000Z",
@@ -6265,23 +7833,23 @@ export interface operations {
                      *               "minedAt": "2026-11-23T12:00:00.000Z",
                      *               "settledAt": "2026-11-23T12:00:00.000Z"
                      *             },
-                     *             "policyId": "string",
+                     *             "policyId": "d5a8c1e3-9f2b-4d6e-8a0c-7b1e3f5d9c62",
                      *             "timedOut": false,
                      *             "receipt": {
-                     *               "transactionHash": "string",
-                     *               "blockNumber": 1,
-                     *               "blockHash": "string",
+                     *               "transactionHash": "0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd",
+                     *               "blockNumber": 18204332,
+                     *               "blockHash": "0x9b1c5e0f3a7d4b2c8e6f1a0d3c5b7e9f2a4c6e8b0d1f3a5c7e9b2d4f6a8c0e1b",
                      *               "status": 0,
-                     *               "from": "string",
-                     *               "to": "string",
-                     *               "gasUsed": "string",
-                     *               "effectiveGasPrice": "string",
-                     *               "l1Fee": "string",
-                     *               "contractAddress": "string",
+                     *               "from": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+                     *               "to": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                     *               "gasUsed": "21000",
+                     *               "effectiveGasPrice": "1500000000",
+                     *               "l1Fee": "41230000000",
+                     *               "contractAddress": "0x0000000000000000000000000000000000000000",
                      *               "logs": 1
                      *             },
                      *             "revert": {
-                     *               "reason": "string"
+                     *               "reason": "ERC20InsufficientBalance(0x70997970C51812dc3A010C7d01b50e0d17dc79C8, 0, 1000000)"
                      *             }
                      *           }
                      *         ],
@@ -6291,7 +7859,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["TxListDto"];
                         /**
@@ -6377,13 +7948,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6436,7 +8015,7 @@ export interface operations {
             path: {
                 /**
                  * @description the transaction id (txId of the submission)
-                 * @example string
+                 * @example 3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93
                  */
                 id: string;
             };
@@ -6447,6 +8026,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6454,30 +8039,30 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "string",
-                     *         "userId": "string",
-                     *         "to": "string",
-                     *         "callData": "string",
-                     *         "value": "string",
-                     *         "chainId": 1,
-                     *         "gasPrice": "string",
-                     *         "maxFeePerGas": "string",
-                     *         "maxPriorityFeePerGas": "string",
-                     *         "gasLimit": "string",
-                     *         "label": "string",
+                     *         "id": "3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93",
+                     *         "userId": "a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35",
+                     *         "to": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                     *         "callData": "0xa9059cbb00000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c800000000000000000000000000000000000000000000000000000000000f4240",
+                     *         "value": "0",
+                     *         "chainId": 84532,
+                     *         "gasPrice": "1200000000",
+                     *         "maxFeePerGas": "1500000000",
+                     *         "maxPriorityFeePerGas": "100000000",
+                     *         "gasLimit": "21000",
+                     *         "label": "checkout",
                      *         "status": "PENDING",
-                     *         "executionTxHash": "string",
+                     *         "executionTxHash": "0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd",
                      *         "timestamp": "2026-11-23T12:00:00.000Z",
-                     *         "latency": 1,
-                     *         "costUSD": 1,
-                     *         "nativePriceUsd": 1,
-                     *         "retries": 1,
+                     *         "latency": 2140,
+                     *         "costUSD": 0.063,
+                     *         "nativePriceUsd": 3000,
+                     *         "retries": 0,
                      *         "isAccountCharged": false,
                      *         "transactionType": "flash",
-                     *         "submitRegion": "string",
-                     *         "validUntil": 1,
+                     *         "submitRegion": "eu-west",
+                     *         "validUntil": 1795435200,
                      *         "failureReason": "reverted",
-                     *         "revertReason": "string",
+                     *         "revertReason": "ERC20InsufficientBalance(0x70997970C51812dc3A010C7d01b50e0d17dc79C8, 0, 1000000)",
                      *         "stages": {
                      *           "acceptedAt": "2026-11-23T12:00:00.000Z",
                      *           "signedAt": "2026-11-23T12:00:00.000Z",
@@ -6485,30 +8070,33 @@ export interface operations {
                      *           "minedAt": "2026-11-23T12:00:00.000Z",
                      *           "settledAt": "2026-11-23T12:00:00.000Z"
                      *         },
-                     *         "policyId": "string",
+                     *         "policyId": "d5a8c1e3-9f2b-4d6e-8a0c-7b1e3f5d9c62",
                      *         "timedOut": false,
                      *         "receipt": {
-                     *           "transactionHash": "string",
-                     *           "blockNumber": 1,
-                     *           "blockHash": "string",
+                     *           "transactionHash": "0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd",
+                     *           "blockNumber": 18204332,
+                     *           "blockHash": "0x9b1c5e0f3a7d4b2c8e6f1a0d3c5b7e9f2a4c6e8b0d1f3a5c7e9b2d4f6a8c0e1b",
                      *           "status": 0,
-                     *           "from": "string",
-                     *           "to": "string",
-                     *           "gasUsed": "string",
-                     *           "effectiveGasPrice": "string",
-                     *           "l1Fee": "string",
-                     *           "contractAddress": "string",
+                     *           "from": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+                     *           "to": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                     *           "gasUsed": "21000",
+                     *           "effectiveGasPrice": "1500000000",
+                     *           "l1Fee": "41230000000",
+                     *           "contractAddress": "0x0000000000000000000000000000000000000000",
                      *           "logs": 1
                      *         },
                      *         "revert": {
-                     *           "reason": "string"
+                     *           "reason": "ERC20InsufficientBalance(0x70997970C51812dc3A010C7d01b50e0d17dc79C8, 0, 1000000)"
                      *         }
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["TxRecordDto"];
                         /**
@@ -6619,13 +8207,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6678,7 +8274,7 @@ export interface operations {
             path: {
                 /**
                  * @description the transaction id (txId of the submission)
-                 * @example string
+                 * @example 3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93
                  */
                 id: string;
             };
@@ -6688,9 +8284,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "bumpPercent": 20,
-                 *       "maxFeePerGas": "string",
-                 *       "maxPriorityFeePerGas": "string"
+                 *       "bumpPercent": 25
                  *     }
                  */
                 "application/json": components["schemas"]["SpeedUpDto"];
@@ -6700,6 +8294,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6707,30 +8307,30 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "string",
-                     *         "userId": "string",
-                     *         "to": "string",
-                     *         "callData": "string",
-                     *         "value": "string",
-                     *         "chainId": 1,
-                     *         "gasPrice": "string",
-                     *         "maxFeePerGas": "string",
-                     *         "maxPriorityFeePerGas": "string",
-                     *         "gasLimit": "string",
-                     *         "label": "string",
+                     *         "id": "3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93",
+                     *         "userId": "a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35",
+                     *         "to": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                     *         "callData": "0xa9059cbb00000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c800000000000000000000000000000000000000000000000000000000000f4240",
+                     *         "value": "0",
+                     *         "chainId": 84532,
+                     *         "gasPrice": "1200000000",
+                     *         "maxFeePerGas": "1500000000",
+                     *         "maxPriorityFeePerGas": "100000000",
+                     *         "gasLimit": "21000",
+                     *         "label": "checkout",
                      *         "status": "PENDING",
-                     *         "executionTxHash": "string",
+                     *         "executionTxHash": "0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd",
                      *         "timestamp": "2026-11-23T12:00:00.000Z",
-                     *         "latency": 1,
-                     *         "costUSD": 1,
-                     *         "nativePriceUsd": 1,
-                     *         "retries": 1,
+                     *         "latency": 2140,
+                     *         "costUSD": 0.063,
+                     *         "nativePriceUsd": 3000,
+                     *         "retries": 0,
                      *         "isAccountCharged": false,
                      *         "transactionType": "flash",
-                     *         "submitRegion": "string",
-                     *         "validUntil": 1,
+                     *         "submitRegion": "eu-west",
+                     *         "validUntil": 1795435200,
                      *         "failureReason": "reverted",
-                     *         "revertReason": "string",
+                     *         "revertReason": "ERC20InsufficientBalance(0x70997970C51812dc3A010C7d01b50e0d17dc79C8, 0, 1000000)",
                      *         "stages": {
                      *           "acceptedAt": "2026-11-23T12:00:00.000Z",
                      *           "signedAt": "2026-11-23T12:00:00.000Z",
@@ -6738,30 +8338,33 @@ export interface operations {
                      *           "minedAt": "2026-11-23T12:00:00.000Z",
                      *           "settledAt": "2026-11-23T12:00:00.000Z"
                      *         },
-                     *         "policyId": "string",
+                     *         "policyId": "d5a8c1e3-9f2b-4d6e-8a0c-7b1e3f5d9c62",
                      *         "timedOut": false,
                      *         "receipt": {
-                     *           "transactionHash": "string",
-                     *           "blockNumber": 1,
-                     *           "blockHash": "string",
+                     *           "transactionHash": "0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd",
+                     *           "blockNumber": 18204332,
+                     *           "blockHash": "0x9b1c5e0f3a7d4b2c8e6f1a0d3c5b7e9f2a4c6e8b0d1f3a5c7e9b2d4f6a8c0e1b",
                      *           "status": 0,
-                     *           "from": "string",
-                     *           "to": "string",
-                     *           "gasUsed": "string",
-                     *           "effectiveGasPrice": "string",
-                     *           "l1Fee": "string",
-                     *           "contractAddress": "string",
+                     *           "from": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+                     *           "to": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                     *           "gasUsed": "21000",
+                     *           "effectiveGasPrice": "1500000000",
+                     *           "l1Fee": "41230000000",
+                     *           "contractAddress": "0x0000000000000000000000000000000000000000",
                      *           "logs": 1
                      *         },
                      *         "revert": {
-                     *           "reason": "string"
+                     *           "reason": "ERC20InsufficientBalance(0x70997970C51812dc3A010C7d01b50e0d17dc79C8, 0, 1000000)"
                      *         }
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["TxRecordDto"];
                         /**
@@ -6897,13 +8500,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6954,17 +8565,17 @@ export interface operations {
             query?: {
                 /**
                  * @description only this chain; all chains when omitted
-                 * @example 31337
+                 * @example 84532
                  */
                 chainId?: number;
                 /**
                  * @description only rows created at or after this time (ISO 8601)
-                 * @example 2026-11-23T00:00:00.000Z
+                 * @example 2026-11-23T12:00:00.000Z
                  */
                 since?: string;
                 /**
                  * @description rows to check at most (1-20000). Default: 20000.
-                 * @example 1
+                 * @example 20000
                  */
                 limit?: number;
             };
@@ -6977,6 +8588,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6985,12 +8602,12 @@ export interface operations {
                      *       "success": true,
                      *       "data": {
                      *         "ok": false,
-                     *         "examined": 1,
-                     *         "skipped": 1,
+                     *         "examined": 120,
+                     *         "skipped": 2,
                      *         "truncated": false,
                      *         "mismatches": [
                      *           {
-                     *             "txId": "string",
+                     *             "txId": "3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93",
                      *             "chainId": 31337,
                      *             "kind": "hash_not_mined",
                      *             "expected": "1077207000000000",
@@ -7002,7 +8619,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["ChainAuditDto"];
                         /**
@@ -7063,6 +8683,39 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per client IP (admin scope). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description CHAIN_003 (blockchain RPC error), SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
             500: {
                 headers: {
@@ -7113,6 +8766,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7120,11 +8779,11 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "from": "string",
-                     *         "to": "string",
+                     *         "from": "2026-11-01T00:00:00.000Z",
+                     *         "to": "2026-11-28T00:00:00.000Z",
                      *         "items": [
                      *           {
-                     *             "txId": "string",
+                     *             "txId": "3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93",
                      *             "chainId": 31337,
                      *             "executionTxHash": "0xabababababababababababababababababababababababababababababababab",
                      *             "gasUsed": "21000",
@@ -7132,10 +8791,10 @@ export interface operations {
                      *             "l1Fee": "0",
                      *             "valueWei": "0",
                      *             "nativePriceUsd": 3000,
-                     *             "costUSD": 1,
-                     *             "chargedUsd": 1,
+                     *             "costUSD": 0.063,
+                     *             "chargedUsd": 0.063,
                      *             "onChain": "match",
-                     *             "detail": "string"
+                     *             "detail": "gasUsed 21000 on chain, 21000 recorded"
                      *           }
                      *         ],
                      *         "ok": false,
@@ -7145,7 +8804,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["ChargeAuditDto"];
                         /**
@@ -7231,13 +8893,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7303,7 +8973,7 @@ export interface operations {
                  *       {
                  *         "url": "https://example.com/hooks/relay",
                  *         "authType": "none",
-                 *         "secret": "string",
+                 *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
                  *         "apiKeyVar": "X-Api-Key",
                  *         "apiKeyPlacement": "header",
                  *         "enabled": true,
@@ -7320,18 +8990,24 @@ export interface operations {
             /** @description the object itself, no envelope */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "userId": "string",
-                     *       "address": "string",
+                     *       "userId": "a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35",
+                     *       "address": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
                      *       "webhooks": [
                      *         {
-                     *           "url": "string",
+                     *           "url": "https://hooks.example.com/relay",
                      *           "authType": "none",
-                     *           "apiKeyVar": "string",
+                     *           "apiKeyVar": "X-Api-Key",
                      *           "apiKeyPlacement": "header",
                      *           "enabled": false,
                      *           "events": [
@@ -7339,7 +9015,7 @@ export interface operations {
                      *           ]
                      *         }
                      *       ],
-                     *       "signingSecret": "string"
+                     *       "signingSecret": "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD"
                      *     }
                      */
                     "application/json": components["schemas"]["RegisteredWebhooksDto"];
@@ -7420,13 +9096,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7477,7 +9161,7 @@ export interface operations {
             query?: {
                 /**
                  * @description How many recent deliveries to list. Default: 20.
-                 * @example 1
+                 * @example 20
                  */
                 deliveries?: number;
             };
@@ -7490,6 +9174,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7499,30 +9189,30 @@ export interface operations {
                      *       "data": {
                      *         "webhooks": [
                      *           {
-                     *             "id": "string",
-                     *             "url": "string",
+                     *             "id": "e2b7c9d1-4f6a-4c8e-9b3d-1a5f7e0c2d84",
+                     *             "url": "https://hooks.example.com/relay",
                      *             "authType": "none",
                      *             "enabled": false,
                      *             "events": [
                      *               "tx.status"
                      *             ],
-                     *             "createdAt": "string"
+                     *             "createdAt": "2026-11-23T12:00:00.000Z"
                      *           }
                      *         ],
                      *         "deliveries": [
                      *           {
-                     *             "id": "string",
-                     *             "webhookId": "string",
-                     *             "url": "string",
-                     *             "txId": "string",
-                     *             "txStatus": "string",
+                     *             "id": "c8f1a3e5-7b9d-4e2f-a6c0-3d5b7f9e1a28",
+                     *             "webhookId": "e2b7c9d1-4f6a-4c8e-9b3d-1a5f7e0c2d84",
+                     *             "url": "https://hooks.example.com/relay",
+                     *             "txId": "3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93",
+                     *             "txStatus": "EXECUTED",
                      *             "status": "pending",
-                     *             "attempts": 1,
-                     *             "lastStatusCode": 1,
-                     *             "lastError": "string",
-                     *             "createdAt": "string",
-                     *             "deliveredAt": "string",
-                     *             "deadAt": "string"
+                     *             "attempts": 6,
+                     *             "lastStatusCode": 503,
+                     *             "lastError": "HTTP 503 Service Unavailable",
+                     *             "createdAt": "2026-11-23T12:00:00.000Z",
+                     *             "deliveredAt": "2026-11-23T12:00:00.000Z",
+                     *             "deadAt": "2026-11-23T12:00:00.000Z"
                      *           }
                      *         ]
                      *       },
@@ -7530,7 +9220,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["AccountWebhooksDto"];
                         /**
@@ -7616,13 +9309,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7675,7 +9376,7 @@ export interface operations {
             path: {
                 /**
                  * @description Dead-letter (delivery) id
-                 * @example 42
+                 * @example c8f1a3e5-7b9d-4e2f-a6c0-3d5b7f9e1a28
                  */
                 id: string;
             };
@@ -7686,6 +9387,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7693,14 +9400,17 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "string",
+                     *         "id": "c8f1a3e5-7b9d-4e2f-a6c0-3d5b7f9e1a28",
                      *         "status": "pending"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["ReplayedDto"];
                         /**
@@ -7811,13 +9521,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7875,6 +9593,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7883,17 +9607,20 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "url": "string",
-                     *           "status": 1,
-                     *           "ms": 1,
-                     *           "error": "string"
+                     *           "url": "https://hooks.example.com/relay",
+                     *           "status": 200,
+                     *           "ms": 182,
+                     *           "error": "timeout after 5000 ms"
                      *         }
                      *       ],
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["WebhookTestResultDto"][];
                         /**
@@ -7954,13 +9681,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8011,12 +9746,12 @@ export interface operations {
             query?: {
                 /**
                  * @description Only this account (wallet address)
-                 * @example string
+                 * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
                  */
                 address?: string;
                 /**
                  * @description Default: 50.
-                 * @example 1
+                 * @example 50
                  */
                 limit?: number;
             };
@@ -8029,6 +9764,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8037,24 +9778,27 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "id": "string",
-                     *           "userId": "string",
-                     *           "webhookId": "string",
-                     *           "url": "string",
-                     *           "txId": "string",
-                     *           "txStatus": "string",
-                     *           "attempts": 1,
-                     *           "lastStatusCode": 1,
-                     *           "lastError": "string",
-                     *           "createdAt": "string",
-                     *           "deadAt": "string"
+                     *           "id": "c8f1a3e5-7b9d-4e2f-a6c0-3d5b7f9e1a28",
+                     *           "userId": "a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35",
+                     *           "webhookId": "e2b7c9d1-4f6a-4c8e-9b3d-1a5f7e0c2d84",
+                     *           "url": "https://hooks.example.com/relay",
+                     *           "txId": "3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93",
+                     *           "txStatus": "EXECUTED",
+                     *           "attempts": 6,
+                     *           "lastStatusCode": 503,
+                     *           "lastError": "HTTP 503 Service Unavailable",
+                     *           "createdAt": "2026-11-23T12:00:00.000Z",
+                     *           "deadAt": "2026-11-23T12:00:00.000Z"
                      *         }
                      *       ],
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["DeadLetterDto"][];
                         /**
@@ -8140,6 +9884,39 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per client IP (admin scope). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
             500: {
                 headers: {
@@ -8174,7 +9951,7 @@ export interface operations {
             path: {
                 /**
                  * @description Dead-letter (delivery) id
-                 * @example 42
+                 * @example c8f1a3e5-7b9d-4e2f-a6c0-3d5b7f9e1a28
                  */
                 id: string;
             };
@@ -8185,6 +9962,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8192,14 +9975,17 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "string",
+                     *         "id": "c8f1a3e5-7b9d-4e2f-a6c0-3d5b7f9e1a28",
                      *         "status": "pending"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["ReplayedDto"];
                         /**
@@ -8285,6 +10071,39 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per client IP (admin scope). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
             500: {
                 headers: {
@@ -8324,6 +10143,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8332,45 +10157,48 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "id": "string",
-                     *           "name": "string",
+                     *           "id": "d5a8c1e3-9f2b-4d6e-8a0c-7b1e3f5d9c62",
+                     *           "name": "Launch campaign",
                      *           "enabled": false,
                      *           "chainIds": [
-                     *             1
+                     *             84532
                      *           ],
                      *           "targets": [
                      *             {
-                     *               "address": "string",
+                     *               "address": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
                      *               "selectors": [
-                     *                 "string"
+                     *                 "0xa9059cbb"
                      *               ]
                      *             }
                      *           ],
-                     *           "startsAt": "string",
-                     *           "endsAt": "string",
-                     *           "budgetUsd": 1,
+                     *           "startsAt": "2026-12-01T00:00:00.000Z",
+                     *           "endsAt": "2026-12-05T00:00:00.000Z",
+                     *           "budgetUsd": 200,
                      *           "perEndUser": {
-                     *             "maxUsd": 1,
-                     *             "maxTxs": 1,
-                     *             "windowSeconds": 1
+                     *             "maxUsd": 5,
+                     *             "maxTxs": 10,
+                     *             "windowSeconds": 86400
                      *           },
                      *           "endUsers": {
                      *             "allow": [
-                     *               "string"
+                     *               "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
                      *             ],
                      *             "deny": [
-                     *               "string"
+                     *               "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65"
                      *             ]
                      *           },
-                     *           "maxGasPriceGwei": 1,
-                     *           "createdAt": "string"
+                     *           "maxGasPriceGwei": 30,
+                     *           "createdAt": "2026-11-23T12:00:00.000Z"
                      *         }
                      *       ],
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["PolicyDto"][];
                         /**
@@ -8431,13 +10259,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8517,10 +10353,10 @@ export interface operations {
                  *       },
                  *       "endUsers": {
                  *         "allow": [
-                 *           "string"
+                 *           "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
                  *         ],
                  *         "deny": [
-                 *           "string"
+                 *           "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65"
                  *         ]
                  *       },
                  *       "maxGasPriceGwei": 30
@@ -8533,6 +10369,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             201: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8540,44 +10382,47 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "string",
-                     *         "name": "string",
+                     *         "id": "d5a8c1e3-9f2b-4d6e-8a0c-7b1e3f5d9c62",
+                     *         "name": "Launch campaign",
                      *         "enabled": false,
                      *         "chainIds": [
-                     *           1
+                     *           84532
                      *         ],
                      *         "targets": [
                      *           {
-                     *             "address": "string",
+                     *             "address": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
                      *             "selectors": [
-                     *               "string"
+                     *               "0xa9059cbb"
                      *             ]
                      *           }
                      *         ],
-                     *         "startsAt": "string",
-                     *         "endsAt": "string",
-                     *         "budgetUsd": 1,
+                     *         "startsAt": "2026-12-01T00:00:00.000Z",
+                     *         "endsAt": "2026-12-05T00:00:00.000Z",
+                     *         "budgetUsd": 200,
                      *         "perEndUser": {
-                     *           "maxUsd": 1,
-                     *           "maxTxs": 1,
-                     *           "windowSeconds": 1
+                     *           "maxUsd": 5,
+                     *           "maxTxs": 10,
+                     *           "windowSeconds": 86400
                      *         },
                      *         "endUsers": {
                      *           "allow": [
-                     *             "string"
+                     *             "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
                      *           ],
                      *           "deny": [
-                     *             "string"
+                     *             "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65"
                      *           ]
                      *         },
-                     *         "maxGasPriceGwei": 1,
-                     *         "createdAt": "string"
+                     *         "maxGasPriceGwei": 30,
+                     *         "createdAt": "2026-11-23T12:00:00.000Z"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["PolicyDto"];
                         /**
@@ -8663,13 +10508,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8720,7 +10573,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example string */
+                /** @example d5a8c1e3-9f2b-4d6e-8a0c-7b1e3f5d9c62 */
                 id: string;
             };
             cookie?: never;
@@ -8730,6 +10583,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8737,44 +10596,47 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "string",
-                     *         "name": "string",
+                     *         "id": "d5a8c1e3-9f2b-4d6e-8a0c-7b1e3f5d9c62",
+                     *         "name": "Launch campaign",
                      *         "enabled": false,
                      *         "chainIds": [
-                     *           1
+                     *           84532
                      *         ],
                      *         "targets": [
                      *           {
-                     *             "address": "string",
+                     *             "address": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
                      *             "selectors": [
-                     *               "string"
+                     *               "0xa9059cbb"
                      *             ]
                      *           }
                      *         ],
-                     *         "startsAt": "string",
-                     *         "endsAt": "string",
-                     *         "budgetUsd": 1,
+                     *         "startsAt": "2026-12-01T00:00:00.000Z",
+                     *         "endsAt": "2026-12-05T00:00:00.000Z",
+                     *         "budgetUsd": 200,
                      *         "perEndUser": {
-                     *           "maxUsd": 1,
-                     *           "maxTxs": 1,
-                     *           "windowSeconds": 1
+                     *           "maxUsd": 5,
+                     *           "maxTxs": 10,
+                     *           "windowSeconds": 86400
                      *         },
                      *         "endUsers": {
                      *           "allow": [
-                     *             "string"
+                     *             "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
                      *           ],
                      *           "deny": [
-                     *             "string"
+                     *             "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65"
                      *           ]
                      *         },
-                     *         "maxGasPriceGwei": 1,
-                     *         "createdAt": "string"
+                     *         "maxGasPriceGwei": 30,
+                     *         "createdAt": "2026-11-23T12:00:00.000Z"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["PolicyDto"];
                         /**
@@ -8885,13 +10747,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8942,7 +10812,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example string */
+                /** @example d5a8c1e3-9f2b-4d6e-8a0c-7b1e3f5d9c62 */
                 id: string;
             };
             cookie?: never;
@@ -8952,6 +10822,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8959,14 +10835,17 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "string",
+                     *         "id": "d5a8c1e3-9f2b-4d6e-8a0c-7b1e3f5d9c62",
                      *         "deleted": false
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["DeletedPolicyDto"];
                         /**
@@ -9077,13 +10956,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9134,7 +11021,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example string */
+                /** @example d5a8c1e3-9f2b-4d6e-8a0c-7b1e3f5d9c62 */
                 id: string;
             };
             cookie?: never;
@@ -9166,10 +11053,10 @@ export interface operations {
                  *       },
                  *       "endUsers": {
                  *         "allow": [
-                 *           "string"
+                 *           "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
                  *         ],
                  *         "deny": [
-                 *           "string"
+                 *           "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65"
                  *         ]
                  *       },
                  *       "maxGasPriceGwei": 30
@@ -9182,6 +11069,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9189,44 +11082,47 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "id": "string",
-                     *         "name": "string",
+                     *         "id": "d5a8c1e3-9f2b-4d6e-8a0c-7b1e3f5d9c62",
+                     *         "name": "Launch campaign",
                      *         "enabled": false,
                      *         "chainIds": [
-                     *           1
+                     *           84532
                      *         ],
                      *         "targets": [
                      *           {
-                     *             "address": "string",
+                     *             "address": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
                      *             "selectors": [
-                     *               "string"
+                     *               "0xa9059cbb"
                      *             ]
                      *           }
                      *         ],
-                     *         "startsAt": "string",
-                     *         "endsAt": "string",
-                     *         "budgetUsd": 1,
+                     *         "startsAt": "2026-12-01T00:00:00.000Z",
+                     *         "endsAt": "2026-12-05T00:00:00.000Z",
+                     *         "budgetUsd": 200,
                      *         "perEndUser": {
-                     *           "maxUsd": 1,
-                     *           "maxTxs": 1,
-                     *           "windowSeconds": 1
+                     *           "maxUsd": 5,
+                     *           "maxTxs": 10,
+                     *           "windowSeconds": 86400
                      *         },
                      *         "endUsers": {
                      *           "allow": [
-                     *             "string"
+                     *             "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
                      *           ],
                      *           "deny": [
-                     *             "string"
+                     *             "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65"
                      *           ]
                      *         },
-                     *         "maxGasPriceGwei": 1,
-                     *         "createdAt": "string"
+                     *         "maxGasPriceGwei": 30,
+                     *         "createdAt": "2026-11-23T12:00:00.000Z"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["PolicyDto"];
                         /**
@@ -9337,13 +11233,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9394,7 +11298,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example string */
+                /** @example d5a8c1e3-9f2b-4d6e-8a0c-7b1e3f5d9c62 */
                 id: string;
             };
             cookie?: never;
@@ -9404,6 +11308,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9411,15 +11321,15 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "spentUsd": 1,
-                     *         "reservedUsd": 1,
-                     *         "txCount": 1,
+                     *         "spentUsd": 12.5,
+                     *         "reservedUsd": 0.4,
+                     *         "txCount": 42,
                      *         "endUsers": [
                      *           {
-                     *             "address": "string",
-                     *             "spentUsd": 1,
-                     *             "txCount": 1,
-                     *             "windowResetsAt": "string"
+                     *             "address": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *             "spentUsd": 12.5,
+                     *             "txCount": 42,
+                     *             "windowResetsAt": "2026-11-24T12:00:00.000Z"
                      *           }
                      *         ]
                      *       },
@@ -9427,7 +11337,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["PolicyUsageDto"];
                         /**
@@ -9538,13 +11451,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9601,9 +11522,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "userAddress": "string",
+                 *       "userAddress": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
                  *       "chain": 31337,
-                 *       "asset": "string",
+                 *       "asset": "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
                  *       "amount": "1000000",
                  *       "riskTier": "balanced",
                  *       "minApyBps": 0
@@ -9616,6 +11537,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9623,43 +11550,46 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "quoteId": "string",
-                     *         "netApy": 1,
-                     *         "grossApy": 1,
-                     *         "feeBps": 1,
+                     *         "quoteId": "b1d4f7a2-6c9e-4b3d-8f1a-5e2c7d9b0a46",
+                     *         "netApy": 4.85,
+                     *         "grossApy": 5.1,
+                     *         "feeBps": 10,
                      *         "allocation": [
                      *           {
-                     *             "venueId": "string",
-                     *             "vault": "string",
-                     *             "shareBps": 1
+                     *             "venueId": "aave-v3-usdc",
+                     *             "vault": "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+                     *             "shareBps": 10000
                      *           }
                      *         ],
-                     *         "solverId": "string",
-                     *         "riskScore": 1,
+                     *         "solverId": "solver-aave-morpho",
+                     *         "riskScore": 0.2,
                      *         "txPayload": {
                      *           "authorization": {
-                     *             "chainId": 1,
-                     *             "address": "string",
-                     *             "nonce": 1
+                     *             "chainId": 84532,
+                     *             "address": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *             "nonce": 0
                      *           },
-                     *           "executeDigest": "string",
+                     *           "executeDigest": "0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925",
                      *           "calls": [
                      *             {
-                     *               "target": "string",
-                     *               "value": "string",
-                     *               "data": "string"
+                     *               "target": "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+                     *               "value": "0",
+                     *               "data": "0x6e553f6500000000000000000000000000000000000000000000000000000000000f424000000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c8"
                      *             }
                      *           ],
-                     *           "executeNonce": "string",
-                     *           "deadline": 1
+                     *           "executeNonce": "0",
+                     *           "deadline": 1795435200
                      *         },
-                     *         "expiresAt": 1
+                     *         "expiresAt": 1795435200
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["DepositQuoteDto"];
                         /**
@@ -9770,13 +11700,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9833,10 +11771,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "userAddress": "string",
+                 *       "userAddress": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
                  *       "chain": 31337,
-                 *       "vault": "string",
-                 *       "shares": "string"
+                 *       "vault": "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+                 *       "shares": "1000000"
                  *     }
                  */
                 "application/json": components["schemas"]["WithdrawalRequestDto"];
@@ -9846,6 +11784,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9853,33 +11797,36 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "quoteId": "string",
+                     *         "quoteId": "b1d4f7a2-6c9e-4b3d-8f1a-5e2c7d9b0a46",
                      *         "kind": "withdraw",
-                     *         "shares": "string",
+                     *         "shares": "1000000",
                      *         "txPayload": {
                      *           "authorization": {
-                     *             "chainId": 1,
-                     *             "address": "string",
-                     *             "nonce": 1
+                     *             "chainId": 84532,
+                     *             "address": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *             "nonce": 0
                      *           },
-                     *           "executeDigest": "string",
+                     *           "executeDigest": "0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925",
                      *           "calls": [
                      *             {
-                     *               "target": "string",
-                     *               "value": "string",
-                     *               "data": "string"
+                     *               "target": "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+                     *               "value": "0",
+                     *               "data": "0x6e553f6500000000000000000000000000000000000000000000000000000000000f424000000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c8"
                      *             }
                      *           ],
-                     *           "executeNonce": "string",
-                     *           "deadline": 1
+                     *           "executeNonce": "0",
+                     *           "deadline": 1795435200
                      *         },
-                     *         "expiresAt": 1
+                     *         "expiresAt": 1795435200
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["WithdrawalQuoteDto"];
                         /**
@@ -9990,13 +11937,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10048,7 +12003,7 @@ export interface operations {
             header?: {
                 /**
                  * @description Optional, 1-255 printable characters. Within 24 h per account, a retry with the same key and the same body gets the first answer again (same status and ids; submit-tx-sync: the record as it is now) and never a second transaction, also when both requests race; the same key with another body is 409 RESOURCE_004 (also while the first request with the key is still running after 10 s). A request refused with an error does not use the key up.
-                 * @example string
+                 * @example order-7731-submit
                  */
                 "Idempotency-Key"?: string;
             };
@@ -10059,16 +12014,16 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "quoteId": "string",
+                 *       "quoteId": "b1d4f7a2-6c9e-4b3d-8f1a-5e2c7d9b0a46",
                  *       "authorization": {
                  *         "chainId": 31337,
-                 *         "address": "string",
-                 *         "nonce": 1,
+                 *         "address": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                 *         "nonce": 0,
                  *         "yParity": "0x0",
-                 *         "r": "string",
-                 *         "s": "string"
+                 *         "r": "0x2a4c6e8b0d1f3a5c7e9b2d4f6a8c0e1b3d5f7a9c1e3b5d7f9a0c2e4b6d8f0a1c",
+                 *         "s": "0x6b8d0f2a4c6e8b1d3f5a7c9e0b2d4f6a8c1e3b5d7f9a0c2e4b6d8f1a3c5e7b9d"
                  *       },
-                 *       "executeSignature": "string"
+                 *       "executeSignature": "0x5d7f3a9c1e2b4d6f8a0c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d0f2a4c6e8b0d1f2a3c5e7b9d1f3a5c7e9b0d2f4a6c8e0b2d4f6a8c0e1b3d5f7a9c1e3b5d7f9a0c1b"
                  *     }
                  */
                 "application/json": components["schemas"]["ExecutePlanRequestDto"];
@@ -10078,6 +12033,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10085,20 +12046,20 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "orderId": "string",
+                     *         "orderId": "f3c6e9b2-1d4a-4f7c-b8e0-6a2d4c8f0b15",
                      *         "status": "relaying",
                      *         "kind": "deposit",
-                     *         "chain": 1,
-                     *         "asset": "string",
-                     *         "amount": "string",
-                     *         "venueId": "string",
-                     *         "relayTxId": "string",
-                     *         "executionTxHash": "string",
+                     *         "chain": 84532,
+                     *         "asset": "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+                     *         "amount": "1000000",
+                     *         "venueId": "aave-v3-usdc",
+                     *         "relayTxId": "3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93",
+                     *         "executionTxHash": "0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd",
                      *         "allocation": [
                      *           {
-                     *             "venueId": "string",
-                     *             "vault": "string",
-                     *             "shareBps": 1
+                     *             "venueId": "aave-v3-usdc",
+                     *             "vault": "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+                     *             "shareBps": 10000
                      *           }
                      *         ]
                      *       },
@@ -10106,7 +12067,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["OrderDto"];
                         /**
@@ -10242,13 +12206,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10299,7 +12271,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example string */
+                /** @example f3c6e9b2-1d4a-4f7c-b8e0-6a2d4c8f0b15 */
                 id: string;
             };
             cookie?: never;
@@ -10309,6 +12281,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10316,20 +12294,20 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "orderId": "string",
+                     *         "orderId": "f3c6e9b2-1d4a-4f7c-b8e0-6a2d4c8f0b15",
                      *         "status": "relaying",
                      *         "kind": "deposit",
-                     *         "chain": 1,
-                     *         "asset": "string",
-                     *         "amount": "string",
-                     *         "venueId": "string",
-                     *         "relayTxId": "string",
-                     *         "executionTxHash": "string",
+                     *         "chain": 84532,
+                     *         "asset": "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+                     *         "amount": "1000000",
+                     *         "venueId": "aave-v3-usdc",
+                     *         "relayTxId": "3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93",
+                     *         "executionTxHash": "0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd",
                      *         "allocation": [
                      *           {
-                     *             "venueId": "string",
-                     *             "vault": "string",
-                     *             "shareBps": 1
+                     *             "venueId": "aave-v3-usdc",
+                     *             "vault": "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+                     *             "shareBps": 10000
                      *           }
                      *         ]
                      *       },
@@ -10337,7 +12315,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["OrderDto"];
                         /**
@@ -10448,13 +12429,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10510,7 +12499,7 @@ export interface operations {
                 userAddress: string;
                 /**
                  * @description only this chain
-                 * @example 31337
+                 * @example 84532
                  */
                 chain?: number;
             };
@@ -10523,6 +12512,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10545,7 +12540,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["PositionDto"][];
                         /**
@@ -10631,13 +12629,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10686,40 +12692,40 @@ export interface operations {
     SwapController_quote: {
         parameters: {
             query: {
-                /** @example 1 */
+                /** @example 84532 */
                 fromChain: number;
-                /** @example 1 */
+                /** @example 84532 */
                 toChain: number;
                 /**
                  * @description address; the zero address is the native currency
-                 * @example string
+                 * @example 0x036CbD53842c5426634e7929541eC2318f3dCF7e
                  */
                 fromToken: string;
                 /**
                  * @description address; the zero address is the native currency
-                 * @example string
+                 * @example 0x0000000000000000000000000000000000000000
                  */
                 toToken: string;
                 /**
                  * @description base-10 integer string in the input token smallest unit
-                 * @example string
+                 * @example 1000000
                  */
                 amount: string;
-                /** @example string */
+                /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
                 sender: string;
                 /**
                  * @description default sender
-                 * @example string
+                 * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
                  */
                 receiver?: string;
                 /**
                  * @description percent. Default: 0.5.
-                 * @example 1
+                 * @example 0.5
                  */
                 slippage?: number;
                 /**
                  * @description integrator fee from the input, 0 to 1000; paid to the calling account's address
-                 * @example 1
+                 * @example 10
                  */
                 feeBps?: number;
                 /**
@@ -10729,27 +12735,27 @@ export interface operations {
                 routeMode?: "fastest" | "max_value" | "suggested";
                 /**
                  * @description accepted, ignored
-                 * @example string
+                 * @example false
                  */
                 allowMultiBridge?: string;
                 /**
                  * @description accepted, ignored
-                 * @example string
+                 * @example uniswap-v3
                  */
                 priorityProvider?: string;
                 /**
                  * @description echoed as integratorId
-                 * @example string
+                 * @example acme-wallet
                  */
                 Integrator?: string;
                 /**
                  * @description accepted, ignored
-                 * @example string
+                 * @example acme-wallet
                  */
                 Referrer?: string;
                 /**
                  * @description 0 direct transfer, 1 native value, 2 permit, 3 permit with witness; recorded with the quote
-                 * @example 0
+                 * @example 2
                  */
                 acquisitionMode?: 0 | 1 | 2 | 3;
             };
@@ -10762,6 +12768,12 @@ export interface operations {
             /** @description code envelope: {code: 0, message: "success", data} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10848,9 +12860,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {integer} */
+                        /**
+                         * @example 0
+                         * @enum {integer}
+                         */
                         code: 0;
-                        /** @enum {string} */
+                        /**
+                         * @example success
+                         * @enum {string}
+                         */
                         message: "success";
                         data: components["schemas"]["RouteDto"][];
                     };
@@ -10916,13 +12934,21 @@ export interface operations {
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            /** @description RESOURCE_003 (resource limit exceeded). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10981,40 +13007,40 @@ export interface operations {
     SwapController_buildBestPath: {
         parameters: {
             query: {
-                /** @example 1 */
+                /** @example 84532 */
                 fromChain: number;
-                /** @example 1 */
+                /** @example 84532 */
                 toChain: number;
                 /**
                  * @description address; the zero address is the native currency
-                 * @example string
+                 * @example 0x036CbD53842c5426634e7929541eC2318f3dCF7e
                  */
                 fromToken: string;
                 /**
                  * @description address; the zero address is the native currency
-                 * @example string
+                 * @example 0x0000000000000000000000000000000000000000
                  */
                 toToken: string;
                 /**
                  * @description base-10 integer string in the input token smallest unit
-                 * @example string
+                 * @example 1000000
                  */
                 amount: string;
-                /** @example string */
+                /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
                 sender: string;
                 /**
                  * @description default sender
-                 * @example string
+                 * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
                  */
                 receiver?: string;
                 /**
                  * @description percent. Default: 0.5.
-                 * @example 1
+                 * @example 0.5
                  */
                 slippage?: number;
                 /**
                  * @description integrator fee from the input, 0 to 1000; paid to the calling account's address
-                 * @example 1
+                 * @example 10
                  */
                 feeBps?: number;
                 /**
@@ -11024,27 +13050,27 @@ export interface operations {
                 routeMode?: "fastest" | "max_value" | "suggested";
                 /**
                  * @description accepted, ignored
-                 * @example string
+                 * @example false
                  */
                 allowMultiBridge?: string;
                 /**
                  * @description accepted, ignored
-                 * @example string
+                 * @example uniswap-v3
                  */
                 priorityProvider?: string;
                 /**
                  * @description echoed as integratorId
-                 * @example string
+                 * @example acme-wallet
                  */
                 Integrator?: string;
                 /**
                  * @description accepted, ignored
-                 * @example string
+                 * @example acme-wallet
                  */
                 Referrer?: string;
                 /**
                  * @description 0 direct transfer, 1 native value, 2 permit, 3 permit with witness; recorded with the quote
-                 * @example 0
+                 * @example 2
                  */
                 acquisitionMode?: 0 | 1 | 2 | 3;
             };
@@ -11057,6 +13083,12 @@ export interface operations {
             /** @description code envelope: {code: 0, message: "success", data} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11153,9 +13185,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {integer} */
+                        /**
+                         * @example 0
+                         * @enum {integer}
+                         */
                         code: 0;
-                        /** @enum {string} */
+                        /**
+                         * @example success
+                         * @enum {string}
+                         */
                         message: "success";
                         data: components["schemas"]["BestPathDto"];
                     };
@@ -11221,13 +13259,21 @@ export interface operations {
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            /** @description RESOURCE_003 (resource limit exceeded). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11294,7 +13340,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "quoteId": "string",
+                 *       "quoteId": "b1d4f7a2-6c9e-4b3d-8f1a-5e2c7d9b0a46",
                  *       "simulation": false
                  *     }
                  */
@@ -11305,6 +13351,12 @@ export interface operations {
             /** @description code envelope: {code: 0, message: "success", data} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11325,9 +13377,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {integer} */
+                        /**
+                         * @example 0
+                         * @enum {integer}
+                         */
                         code: 0;
-                        /** @enum {string} */
+                        /**
+                         * @example success
+                         * @enum {string}
+                         */
                         message: "success";
                         data: components["schemas"]["SwapTxDto"];
                     };
@@ -11413,13 +13471,21 @@ export interface operations {
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            /** @description RESOURCE_003 (resource limit exceeded). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11458,7 +13524,7 @@ export interface operations {
     TokensController_tokens: {
         parameters: {
             query?: {
-                /** @example 1 */
+                /** @example 84532 */
                 chain_id?: number;
             };
             header?: never;
@@ -11470,6 +13536,12 @@ export interface operations {
             /** @description code envelope: {code: 0, message: "success", data} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11490,9 +13562,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {integer} */
+                        /**
+                         * @example 0
+                         * @enum {integer}
+                         */
                         code: 0;
-                        /** @enum {string} */
+                        /**
+                         * @example success
+                         * @enum {string}
+                         */
                         message: "success";
                         data: components["schemas"]["TokenDto"][];
                     };
@@ -11558,13 +13636,21 @@ export interface operations {
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            /** @description RESOURCE_003 (resource limit exceeded). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11605,10 +13691,10 @@ export interface operations {
             query: {
                 /**
                  * @description symbol or name substring (case-insensitive), or an exact address
-                 * @example string
+                 * @example USDC
                  */
                 query: string;
-                /** @example 1 */
+                /** @example 84532 */
                 chainId?: number;
             };
             header?: never;
@@ -11620,6 +13706,12 @@ export interface operations {
             /** @description code envelope: {code: 0, message: "success", data} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11640,9 +13732,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {integer} */
+                        /**
+                         * @example 0
+                         * @enum {integer}
+                         */
                         code: 0;
-                        /** @enum {string} */
+                        /**
+                         * @example success
+                         * @enum {string}
+                         */
                         message: "success";
                         data: components["schemas"]["TokenDto"][];
                     };
@@ -11708,13 +13806,21 @@ export interface operations {
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            /** @description RESOURCE_003 (resource limit exceeded). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11753,11 +13859,11 @@ export interface operations {
     SwapStatusController_status: {
         parameters: {
             query: {
-                /** @example string */
+                /** @example 0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd */
                 txHash: string;
-                /** @example 1 */
+                /** @example 84532 */
                 fromChain: number;
-                /** @example string */
+                /** @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 */
                 userAddress?: string;
             };
             header?: never;
@@ -11769,6 +13875,12 @@ export interface operations {
             /** @description code envelope: {code: 0, message: "success", data} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11799,15 +13911,21 @@ export interface operations {
                      *         "updatedAtMs": 1795000000000,
                      *         "userAddress": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
                      *         "details": {
-                     *           "key": "string"
+                     *           "refundTxHash": "0x4e3a3754410177e6937ef1f84bba68ea139e8d1a2258c5f85db9f1cd715a1bdd"
                      *         }
                      *       }
                      *     }
                      */
                     "application/json": {
-                        /** @enum {integer} */
+                        /**
+                         * @example 0
+                         * @enum {integer}
+                         */
                         code: 0;
-                        /** @enum {string} */
+                        /**
+                         * @example success
+                         * @enum {string}
+                         */
                         message: "success";
                         data: components["schemas"]["SwapStatusDto"];
                     };
@@ -11873,13 +13991,21 @@ export interface operations {
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            /** @description RESOURCE_003 (resource limit exceeded). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11920,59 +14046,59 @@ export interface operations {
             query: {
                 /**
                  * @description input token (an ERC-20: Permit2 cannot move the native currency)
-                 * @example string
+                 * @example 0x036CbD53842c5426634e7929541eC2318f3dCF7e
                  */
                 fromToken: string;
                 /**
                  * @description output token; the zero address is the native currency
-                 * @example string
+                 * @example 0x0000000000000000000000000000000000000000
                  */
                 toToken: string;
                 /**
                  * @description base-10 integer string in input base units, gasless fee included
-                 * @example string
+                 * @example 1000000
                  */
                 amount: string;
-                /** @example 1 */
+                /** @example 84532 */
                 fromChain: number;
                 /**
                  * @description must equal fromChain
-                 * @example 1
+                 * @example 84532
                  */
                 toChain: number;
                 /**
                  * @description owns the input tokens and signs the permit
-                 * @example string
+                 * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
                  */
                 sender: string;
                 /**
                  * @description 2 permit transfer, 3 permit transfer with SwapWitness; anything else is 400
-                 * @example 1
+                 * @example 2
                  */
                 acquisitionMode: number;
                 /**
                  * @description default sender
-                 * @example string
+                 * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
                  */
                 receiver?: string;
                 /**
                  * @description integrator fee from the input, 0 to 1000; added to the gasless fee
-                 * @example 1
+                 * @example 10
                  */
                 feeBps?: number;
                 /**
                  * @description percent. Default: 0.5.
-                 * @example 1
+                 * @example 0.5
                  */
                 slippage?: number;
                 /**
                  * @description minutes until the permit deadline (1 to 1440); default GASLESS_DEADLINE_MINUTES
-                 * @example 1
+                 * @example 20
                  */
                 deadlineMinutes?: number;
                 /**
                  * @description fastest, max_value, suggested; unknown falls back to max_value
-                 * @example string
+                 * @example max_value
                  */
                 rankingMode?: string;
             };
@@ -11985,6 +14111,12 @@ export interface operations {
             /** @description code envelope: {code: 0, message: "success", data} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12122,9 +14254,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {integer} */
+                        /**
+                         * @example 0
+                         * @enum {integer}
+                         */
                         code: 0;
-                        /** @enum {string} */
+                        /**
+                         * @example success
+                         * @enum {string}
+                         */
                         message: "success";
                         data: components["schemas"]["GaslessQuoteDto"][];
                     };
@@ -12190,13 +14328,21 @@ export interface operations {
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            /** @description RESOURCE_003 (resource limit exceeded). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12238,7 +14384,7 @@ export interface operations {
             header?: {
                 /**
                  * @description Optional, 1-255 printable characters. Within 24 h per account, a retry with the same key and the same body gets the first answer again (same status and ids; submit-tx-sync: the record as it is now) and never a second transaction, also when both requests race; the same key with another body is 409 RESOURCE_004 (also while the first request with the key is still running after 10 s). A request refused with an error does not use the key up.
-                 * @example string
+                 * @example order-7731-submit
                  */
                 "Idempotency-Key"?: string;
             };
@@ -12249,8 +14395,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "quoteId": "string",
-                 *       "signature": "string"
+                 *       "quoteId": "b1d4f7a2-6c9e-4b3d-8f1a-5e2c7d9b0a46",
+                 *       "signature": "0x5d7f3a9c1e2b4d6f8a0c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d0f2a4c6e8b0d1f2a3c5e7b9d1f3a5c7e9b0d2f4a6c8e0b2d4f6a8c0e1b3d5f7a9c1e3b5d7f9a0c1b"
                  *     }
                  */
                 "application/json": components["schemas"]["SubmitGaslessSwapDto"];
@@ -12260,6 +14406,12 @@ export interface operations {
             /** @description code envelope: {code: 0, message: "success", data} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12284,9 +14436,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {integer} */
+                        /**
+                         * @example 0
+                         * @enum {integer}
+                         */
                         code: 0;
-                        /** @enum {string} */
+                        /**
+                         * @example success
+                         * @enum {string}
+                         */
                         message: "success";
                         data: components["schemas"]["GaslessSwapDto"];
                     };
@@ -12392,13 +14550,21 @@ export interface operations {
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            /** @description RESOURCE_003 (resource limit exceeded). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12439,7 +14605,7 @@ export interface operations {
             query: {
                 /**
                  * @description the swapId
-                 * @example string
+                 * @example 7a2c4e6f-8b0d-4f1a-9c3e-5d7b9f1a3c58
                  */
                 id: string;
             };
@@ -12452,6 +14618,12 @@ export interface operations {
             /** @description code envelope: {code: 0, message: "success", data} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12476,9 +14648,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {integer} */
+                        /**
+                         * @example 0
+                         * @enum {integer}
+                         */
                         code: 0;
-                        /** @enum {string} */
+                        /**
+                         * @example success
+                         * @enum {string}
+                         */
                         message: "success";
                         data: components["schemas"]["GaslessSwapDto"];
                     };
@@ -12564,13 +14742,21 @@ export interface operations {
                     "application/json": components["schemas"]["CodeErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. */
+            /** @description RESOURCE_003 (resource limit exceeded). Code envelope: the body carries the HTTP status as `code`; the catalog code is in the `X-Error-Code` header, the trace id in `X-Trace-Id`. Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12618,6 +14804,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12625,29 +14817,31 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "userId": "string",
-                     *         "address": "string",
-                     *         "availableBalance": 1,
-                     *         "pendingBalance": 1,
+                     *         "userId": "a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35",
+                     *         "address": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *         "availableBalance": 97.5,
+                     *         "pendingBalance": 0.063,
                      *         "disabled": false,
                      *         "defaultRelayAccount": null,
                      *         "userConfig": {
-                     *           "perTxLimit": 1,
-                     *           "dailyLimit": 1,
-                     *           "dailyAmountConsumed": 1,
+                     *           "perTxLimit": 5,
+                     *           "dailyLimit": 100,
+                     *           "dailyAmountConsumed": 2.5,
                      *           "dailyAmountUpdatedAt": "2026-11-23T12:00:00.000Z",
                      *           "disabledChainIds": [
                      *             1
                      *           ],
-                     *           "maxRetries": 1,
+                     *           "maxRetries": 3,
                      *           "circuitBreakerEnabled": false,
-                     *           "failureCountStreakLimit": 1,
-                     *           "failureCountStreak": 1,
+                     *           "failureCountStreakLimit": 5,
+                     *           "failureCountStreak": 0,
                      *           "ipWhitelist": [
-                     *             "string"
+                     *             "203.0.113.7",
+                     *             "10.0.0.0/8"
                      *           ],
                      *           "domainWhitelist": [
-                     *             "string"
+                     *             "app.example.com",
+                     *             "*.example.org"
                      *           ],
                      *           "allowedTargets": [
                      *             {
@@ -12658,9 +14852,9 @@ export interface operations {
                      *               ]
                      *             }
                      *           ],
-                     *           "lowBalanceThresholdUsd": 1,
+                     *           "lowBalanceThresholdUsd": 20,
                      *           "approvalWebhook": {
-                     *             "url": "string",
+                     *             "url": "https://hooks.example.com/relay",
                      *             "enabled": false
                      *           }
                      *         }
@@ -12669,7 +14863,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["AccountViewDto"];
                         /**
@@ -12730,13 +14927,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12792,7 +14997,7 @@ export interface operations {
                 bucket?: "hour" | "day";
                 /**
                  * @description How many buckets back from now (default 48 hours or 30 days)
-                 * @example 1
+                 * @example 24
                  */
                 count?: number;
             };
@@ -12805,6 +15010,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12813,23 +15024,26 @@ export interface operations {
                      *       "success": true,
                      *       "data": {
                      *         "bucket": "hour",
-                     *         "since": "string",
+                     *         "since": "2026-11-22T00:00:00.000Z",
                      *         "points": [
                      *           {
                      *             "bucket": "2026-11-23T20:00:00.000Z",
-                     *             "chainId": 1,
-                     *             "spent": 1,
-                     *             "spentMicro": "string",
-                     *             "count": 1
+                     *             "chainId": 84532,
+                     *             "spent": 0.84,
+                     *             "spentMicro": "840000",
+                     *             "count": 12
                      *           }
                      *         ],
-                     *         "totalSpent": 1
+                     *         "totalSpent": 12.5
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["SpendDto"];
                         /**
@@ -12915,13 +15129,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12979,6 +15201,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12990,21 +15218,24 @@ export interface operations {
                      *           "region": "us-east",
                      *           "chainId": 31337,
                      *           "chainName": "Devnet",
-                     *           "address": "string",
+                     *           "address": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
                      *           "signer": "local",
                      *           "state": "active",
-                     *           "balanceWei": "string",
-                     *           "balance": "string",
+                     *           "balanceWei": "500000000000000000",
+                     *           "balance": "0.5",
                      *           "symbol": "ETH",
-                     *           "floorWei": "string",
-                     *           "error": "string"
+                     *           "floorWei": "100000000000000000",
+                     *           "error": "no answer from any provider of chain 84532"
                      *         }
                      *       ],
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["RelayerWalletDto"][];
                         /**
@@ -13032,6 +15263,39 @@ export interface operations {
                      *         "code": "AUTH_001",
                      *         "message": "unauthorized access",
                      *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per client IP (admin scope). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -13072,7 +15336,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example string */
+                /** @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC */
                 address: string;
             };
             cookie?: never;
@@ -13082,6 +15346,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13090,7 +15360,7 @@ export interface operations {
                      *       "success": true,
                      *       "data": {
                      *         "region": "us-east",
-                     *         "address": "string",
+                     *         "address": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
                      *         "signer": "local",
                      *         "state": "active"
                      *       },
@@ -13098,7 +15368,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["RelayerKeyStateDto"];
                         /**
@@ -13184,6 +15457,39 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per client IP (admin scope). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
             500: {
                 headers: {
@@ -13216,7 +15522,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example string */
+                /** @example 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC */
                 address: string;
             };
             cookie?: never;
@@ -13226,6 +15532,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13234,7 +15546,7 @@ export interface operations {
                      *       "success": true,
                      *       "data": {
                      *         "region": "us-east",
-                     *         "address": "string",
+                     *         "address": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
                      *         "signer": "local",
                      *         "state": "active"
                      *       },
@@ -13242,7 +15554,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["RelayerKeyStateDto"];
                         /**
@@ -13319,6 +15634,226 @@ export interface operations {
                      *       "error": {
                      *         "code": "RESOURCE_001",
                      *         "message": "requested resource not found",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per client IP (admin scope). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SYSTEM_001 (database operation failed), SYSTEM_002 (internal server error). */
+            500: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SYSTEM_001",
+                     *         "message": "database operation failed",
+                     *         "category": "SYSTEM",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    OperatorFiguresController_read: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Length of the series, in minutes back from now. Default: 10.
+                 * @example 10
+                 */
+                minutes?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success envelope: {success: true, data, timestamp} */
+            200: {
+                headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "bucketSeconds": 10,
+                     *         "series": [
+                     *           {
+                     *             "t": 1795750000,
+                     *             "submitted": 42,
+                     *             "executed": 40,
+                     *             "failed": 1,
+                     *             "p50": 2.5,
+                     *             "p95": 5
+                     *           }
+                     *         ],
+                     *         "totals": {
+                     *           "submitted": 2520,
+                     *           "executed": 2498,
+                     *           "failed": 12,
+                     *           "p50": 2.5,
+                     *           "p95": 5
+                     *         },
+                     *         "pending": 7,
+                     *         "queues": [
+                     *           {
+                     *             "queue": "relay-send",
+                     *             "waiting": 3,
+                     *             "active": 16,
+                     *             "delayed": 0
+                     *           }
+                     *         ]
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
+                        success: true;
+                        data: components["schemas"]["OperatorFiguresDto"];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-23T12:00:00.000Z
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_004 (schema validation failed). */
+            400: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_004",
+                     *         "message": "schema validation failed",
+                     *         "category": "VALIDATION",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTH_001 (unauthorized access). */
+            401: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_001",
+                     *         "message": "unauthorized access",
+                     *         "category": "AUTH",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per client IP (admin scope). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
                      *         "category": "RESOURCE",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
@@ -13367,6 +15902,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13393,7 +15934,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["FundingDto"];
                         /**
@@ -13454,13 +15998,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13511,12 +16063,12 @@ export interface operations {
             query?: {
                 /**
                  * @description Default: 50.
-                 * @example 1
+                 * @example 50
                  */
                 limit?: number;
                 /**
                  * @description `nextCursor` of the previous page
-                 * @example 42
+                 * @example 3f0c1b5e-8d2a-4c71-9e0b-6a4f2d8c1e93
                  */
                 cursor?: string;
             };
@@ -13529,6 +16081,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13541,7 +16099,7 @@ export interface operations {
                      *             "chainId": 31337,
                      *             "txHash": "0xabababababababababababababababababababababababababababababababab",
                      *             "logIndex": 3,
-                     *             "token": "string",
+                     *             "token": "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
                      *             "amount": "25000000",
                      *             "creditedUsd": 25,
                      *             "status": "seen",
@@ -13555,7 +16113,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["DepositListDto"];
                         /**
@@ -13641,13 +16202,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_003 (resource limit exceeded). */
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per API key (RATE_LIMIT_PER_MINUTE or the key's own limit). */
             429: {
                 headers: {
                     /** @description the catalog code */
                     "X-Error-Code"?: string;
                     /** @description the trace id of the request */
                     "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13714,6 +16283,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13721,15 +16296,18 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "message": "string",
-                     *         "messageId": "string",
+                     *         "message": "relay.example.com wants you to sign in with your Ethereum account:\n0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign in to the relay.\n\nURI: https://relay.example.com\nVersion: 1\nChain ID: 84532\nNonce: 8f3b2c1d9e7a4f6b\nIssued At: 2026-11-23T12:00:00.000Z",
+                     *         "messageId": "0b7e2d9f-3c5a-4e8b-9d1f-6a4c2e8b0d73",
                      *         "expiry": 1735689900
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["LoginMessageDto"];
                         /**
@@ -13757,6 +16335,39 @@ export interface operations {
                      *         "code": "USER_003",
                      *         "message": "invalid user address",
                      *         "category": "USER",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per client IP (login scope). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
@@ -13803,8 +16414,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "messageId": "string",
-                 *       "signature": "string"
+                 *       "messageId": "0b7e2d9f-3c5a-4e8b-9d1f-6a4c2e8b0d73",
+                 *       "signature": "0x5d7f3a9c1e2b4d6f8a0c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d0f2a4c6e8b0d1f2a3c5e7b9d1f3a5c7e9b0d2f4a6c8e0b2d4f6a8c0e1b3d5f7a9c1e3b5d7f9a0c1b"
                  *     }
                  */
                 "application/json": components["schemas"]["VerifyLoginRequestDto"];
@@ -13814,6 +16425,12 @@ export interface operations {
             /** @description success envelope: {success: true, data, timestamp} */
             200: {
                 headers: {
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13821,16 +16438,19 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "token": "string",
+                     *         "token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJhN2U5YzJkNC01YjNmLTRlMWEtOGM2ZC0yZjBiOWU3YTFjMzUiLCJleHAiOjE3OTU0Mzg4MDB9.3q5mVZ8mE0c1dQ6Yk2x0w4L7nR9sT1uV3wX5yZ7aB9c",
                      *         "expiresAt": 1735693200,
-                     *         "userId": "string",
+                     *         "userId": "a7e9c2d4-5b3f-4e1a-8c6d-2f0b9e7a1c35",
                      *         "address": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"
                      *     }
                      */
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @example true
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: components["schemas"]["LoginTokenDto"];
                         /**
@@ -13933,6 +16553,39 @@ export interface operations {
                      *         "code": "USER_001",
                      *         "message": "no account for the address",
                      *         "category": "USER",
+                     *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
+                     *       },
+                     *       "timestamp": "2026-11-23T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_003 (resource limit exceeded). Counted per client IP (login scope). */
+            429: {
+                headers: {
+                    /** @description the catalog code */
+                    "X-Error-Code"?: string;
+                    /** @description the trace id of the request */
+                    "X-Trace-Id"?: string;
+                    /** @description requests allowed in the window (one minute) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the oldest counted request leaves the window */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before the next request can pass */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RESOURCE_003",
+                     *         "message": "resource limit exceeded",
+                     *         "category": "RESOURCE",
                      *         "traceId": "6f1d2c3b-8a9e-4b7c-9d0e-1f2a3b4c5d6e"
                      *       },
                      *       "timestamp": "2026-11-23T12:00:00.000Z"

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { Caller, CurrentCaller } from '../../../common/http/authenticated-request';
 import { Public } from '../../../common/http/public.decorator';
 import { ApiContract } from '../../../common/swagger/api-contract';
+import { SUBMIT_TX_EXAMPLE, SUBMIT_TX_SYNC_EXAMPLE } from '../../../common/swagger/examples';
 import { Idempotent } from '../../idempotency';
 import { RateLimited, RateLimitedPerIp } from '../../rate-limit';
 import { SyncReplay } from './sync-replay';
@@ -51,6 +52,7 @@ export class RelayController {
     type: SubmitTxResultDto,
     rateLimited: true,
     errors: [...SUBMIT_ERRORS, 'TRANSACTION_004'],
+    requestExample: SUBMIT_TX_EXAMPLE,
   })
   @ApiHeader(REGION_HEADER)
   submit(@CurrentCaller() caller: Caller, @Body() body: SubmitTxDto, @Req() req: Request): Promise<Submitted> {
@@ -69,6 +71,7 @@ export class RelayController {
     alsoStatus: { status: 202, description: 'timed out (timedOut true); the transaction keeps being relayed: poll GET /api/tx' },
     rateLimited: true,
     errors: [...SUBMIT_ERRORS, 'TRANSACTION_003', 'TRANSACTION_004'],
+    requestExample: SUBMIT_TX_SYNC_EXAMPLE,
   })
   @ApiHeader(REGION_HEADER)
   async submitSync(@CurrentCaller() caller: Caller, @Body() body: SubmitTxSyncDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<TxRecord> {
@@ -92,6 +95,7 @@ export class RelayController {
     type: QuoteResultDto,
     rateLimited: true,
     errors: ['VALIDATION_001', 'VALIDATION_003', 'TRANSACTION_005', 'TRANSACTION_007', 'CHAIN_001', 'TRANSACTION_004', 'CHAIN_003', 'CHAIN_004'],
+    requestExample: SUBMIT_TX_EXAMPLE,
   })
   quote(@CurrentCaller() caller: Caller, @Body() body: SubmitTxDto, @Req() req: Request) {
     if (body.transactionType === 'funding-signed') return this.fundingQuotes.quote(caller, body, this.regions.hintsOf(req));

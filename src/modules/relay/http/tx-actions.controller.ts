@@ -2,6 +2,7 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { Caller, CurrentCaller } from '../../../common/http/authenticated-request';
 import { ApiContract } from '../../../common/swagger/api-contract';
+import { SPEED_UP_EXAMPLE } from '../../../common/swagger/examples';
 import { RateLimited } from '../../rate-limit';
 import { TxActionsService } from '../actions/tx-actions.service';
 import { DEFAULT_BUMP_PERCENT, SpeedUpDto } from './dto/speed-up.dto';
@@ -51,6 +52,7 @@ export class TxActionsController {
     type: TxRecordDto,
     rateLimited: true,
     errors: ['VALIDATION_001', 'TRANSACTION_001', 'TRANSACTION_002', 'TRANSACTION_003', 'TRANSACTION_005', 'TRANSACTION_006', 'TRANSACTION_007', 'TRANSACTION_008', 'TRANSACTION_009', 'CHAIN_001'],
+    requestExample: SPEED_UP_EXAMPLE,
   })
   async speedUp(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body() body: SpeedUpDto): Promise<TxRecord> {
     return toTxRecord(await this.actions.speedUp(caller, id, body, DEFAULT_BUMP_PERCENT));

@@ -133,7 +133,7 @@ export class SubmissionService {
     await this.publisher.publish('status', notification);
     // Off the answer's path: the check is idempotent and runs again at the next balance change.
     if (caller.account.lowBalanceThresholdMicro !== null) void this.lowBalance.check(caller.account.id);
-    this.metrics.relaySubmitted.inc({ chain: String(tx.chainId), type: tx.transactionType });
+    this.metrics.countSubmitted(tx.chainId, tx.transactionType);
     return { txId: tx.id, estimatedCostUSD: microToUsd(estimate.costMicro) };
   }
 

@@ -1,11 +1,13 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
+import { traceCarrier, TraceCarrier } from '../../../common/trace/tracing';
 import { QUEUES } from '../../../queue/queue-names';
 import type { FeeSettings } from '../core/fees';
 import type { SendJobRow } from './send-job-row';
 
-export interface SendJob {
+/** `traceparent`: the trace of the request (or job) that enqueued the send, when tracing is on. */
+export interface SendJob extends TraceCarrier {
   txId: string;
   /** 'send' signs and broadcasts; 'replace' re-signs the same nonce with bumped fees. */
   mode: 'send' | 'replace';
@@ -28,7 +30,7 @@ export class SendQueue {
 
   async enqueue(txId: string, mode: SendJob['mode'] = 'send', attempt: number | string = 0, delayMs = 0, row?: SendJobRow, fees?: SendJob['fees']): Promise<boolean> {
     try {
-      await this.queue.add(mode, { txId, mode, ...(row ? { row } : {}), ...(fees ? { fees } : {}) }, { jobId: jobIdFor(txId, mode, attempt), delay: delayMs, removeOnComplete: true, removeOnFail: 1000 });
+      await this.queue.add(mode, { txId, mode, ...(row ? { row } : {}), ...(fees ? { fees } : {}), ...traceCarrier() }, { jobId: jobIdFor(txId, mode, attempt), delay: delayMs, removeOnComplete: true, removeOnFail: 1000 });
       return true;
     } catch (err) {
       this.logger.warn(`could not enqueue ${mode} for ${txId}, the reconciler will: ${(err as Error).message}`);

@@ -2,6 +2,7 @@ import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnModuleInit } from '@nestjs/common';
 import { Job } from 'bullmq';
 import { runWithTrace } from '../../../common/trace/trace-context';
+import { rememberTxTrace, runJobTraced } from '../../../common/trace/tracing';
 import { AppConfig } from '../../../config/app-config';
 import { QUEUES } from '../../../queue/queue-names';
 import { MetricsService } from '../../metrics';
@@ -47,7 +48,7 @@ export class SendProcessor extends WorkerHost implements OnModuleInit {
     const { row, mode } = job.data;
     if (!this.metrics || mode !== 'send') return;
     const since = typeof row?.createdAt === 'string' ? Date.parse(row.createdAt) : job.timestamp + (job.opts?.delay ?? 0);
-    this.metrics.observeStage(typeof row?.chainId === 'number' ? row.chainId : 'unknown', 'queue_dwell', since);
+    this.metrics.observeStage(typeof row?.chainId === 'number' ? row.chainId : 'unknown', 'queue_dwell', since, job.data.txId);
   }
 
   onModuleInit(): void {
@@ -55,7 +56,14 @@ export class SendProcessor extends WorkerHost implements OnModuleInit {
   }
 
   async process(job: Job<SendJob>): Promise<void> {
+    const { txId, mode } = job.data;
+    // The job continues the trace of the request that enqueued it (its traceparent); a no-op with tracing off.
+    await runJobTraced(`relay.${mode}`, job.data, { 'relay.tx_id': txId, 'relay.mode': mode }, () => this.run(job));
+  }
+
+  private async run(job: Job<SendJob>): Promise<void> {
     const { txId, mode, row, fees } = job.data;
+    rememberTxTrace(txId);
     this.observeDwell(job);
     await runWithTrace(`tx-${txId}`, async () => {
       try {

@@ -54,7 +54,7 @@ export class SettlementService {
     let tx = known ?? (await this.txs.findById(txId));
     if (!tx || tx.status !== 'PENDING') return;
     const sentAt = tx.broadcastAt ?? tx.signedAt;
-    if (sentAt) this.metrics.observeStage(tx.chainId, 'inclusion', sentAt.getTime());
+    if (sentAt) this.metrics.observeStage(tx.chainId, 'inclusion', sentAt.getTime(), tx.id);
     const cancellation = await this.isCancellation(tx, receipt);
     // The cancel reason is written after the sender's copy was taken: read it from the row.
     if (cancellation && !tx.cancelReason) tx = (await this.txs.findById(txId)) ?? tx;
@@ -84,7 +84,7 @@ export class SettlementService {
       if (stamps) {
         // The event carries the times the statement wrote, as the outbox row does.
         notification.stages = stagesOf(applyStamps(finished, stamps));
-        this.metrics.observeStage(tx.chainId, 'settlement', seenAt);
+        this.metrics.observeStage(tx.chainId, 'settlement', seenAt, tx.id);
         // The statement said whether the account crossed its low-balance threshold: no statement more per settlement.
         await this.announce(notification, fields.latencyMs ?? 0, tx, stamps.low_balance_due === true);
         return;
@@ -101,7 +101,7 @@ export class SettlementService {
         await this.ledger.applyCounters(em, locked.userId, counters);
       },
     }));
-    this.metrics.observeStage(tx.chainId, 'settlement', seenAt);
+    this.metrics.observeStage(tx.chainId, 'settlement', seenAt, tx.id);
   }
 
   /**
@@ -206,9 +206,7 @@ export class SettlementService {
    * check (`lowBalanceDue`: only when the settlement left a transition to make), the log line.
    */
   private async announce(notification: TxNotification, latencyMs: number, tx: Pick<RelayTransactionEntity, 'origin'>, lowBalanceDue = true): Promise<void> {
-    const labels = { chain: String(notification.chainId), status: notification.status };
-    this.metrics.relayTerminal.inc(labels);
-    this.metrics.relayLatency.observe(labels, latencyMs / 1000);
+    this.metrics.countTerminal(notification.chainId, notification.status, latencyMs);
     await this.publisher.publish('status', notification, tx.origin);
     if (lowBalanceDue) await this.lowBalance.check(notification.userId);
     this.logger.log(`tx ${notification.txId} ${notification.status}${notification.executionTxHash ? ` ${notification.executionTxHash}` : ''}`);

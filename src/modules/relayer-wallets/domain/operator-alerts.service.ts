@@ -19,7 +19,7 @@ const POST_TIMEOUT_MS = 5_000;
 
 /**
  * What an operator must hear about the relayer wallets: one structured log line per alert
- * (`operator_alert` + JSON, for log-based alerting) and, when OPERATOR_WEBHOOK_URL is set, a
+ * (`msg: operator_alert` and the alert's fields, for log-based alerting) and, when OPERATOR_WEBHOOK_URL is set, a
  * best-effort JSON POST. Never throws: an alert must not stop the work that raised it.
  */
 @Injectable()
@@ -30,7 +30,8 @@ export class OperatorAlerts {
 
   async raise(alert: OperatorAlert): Promise<void> {
     const body = { ...alert, at: new Date().toISOString() };
-    this.logger.warn(`operator_alert ${JSON.stringify(body)}`);
+    // Fields, not a JSON string: a log shipper alerts on `msg: operator_alert` and `kind` as they are.
+    this.logger.warn({ msg: 'operator_alert', ...body });
     const url = this.config.OPERATOR_WEBHOOK_URL;
     if (!url) return;
     try {

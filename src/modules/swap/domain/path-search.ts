@@ -56,8 +56,29 @@ export function findPaths(graph: PoolGraph, tokenIn: string, tokenOut: string, o
   return paths;
 }
 
-/** Tokens with a pool into tokenOut, each with those pools. */
+/** A hub's closing map is kept per graph (graphs are rebuilt, never changed, when pools change). */
+const CLOSING_CACHE_FROM_POOLS = 256;
+const CLOSING_CACHE_PER_GRAPH = 32;
+const closingCache = new WeakMap<PoolGraph, Map<string, Map<string, PoolState[]>>>();
+
+/**
+ * Tokens with a pool into tokenOut, each with those pools. For a hub (USDC with 13,000 pools in a
+ * 20,000-pool market) building it was most of a quote's CPU, so it is kept for the graph.
+ */
 function closingTokens(graph: PoolGraph, tokenOut: string): Map<string, PoolState[]> {
+  const into = graph.byToken.get(tokenOut) ?? [];
+  if (into.length < CLOSING_CACHE_FROM_POOLS) return buildClosing(graph, tokenOut);
+  let cached = closingCache.get(graph);
+  if (!cached) closingCache.set(graph, (cached = new Map()));
+  let closing = cached.get(tokenOut);
+  if (!closing) {
+    if (cached.size >= CLOSING_CACHE_PER_GRAPH) cached.clear();
+    cached.set(tokenOut, (closing = buildClosing(graph, tokenOut)));
+  }
+  return closing;
+}
+
+function buildClosing(graph: PoolGraph, tokenOut: string): Map<string, PoolState[]> {
   const closing = new Map<string, PoolState[]>();
   for (const pool of graph.byToken.get(tokenOut) ?? []) {
     const other = otherToken(pool, tokenOut);
@@ -147,6 +168,15 @@ export function rankPaths(graph: PoolGraph, tokenIn: string, tokenOut: string, a
     return { full, slice, path: { hops: pools.map((pool, i) => ({ pool, tokenIn: tokens[i], tokenOut: i + 1 < tokens.length ? tokens[i + 1] : tokenOut })) } };
   };
 
+  /** Whether walking into `token` (the level before the last) could reach a closing token, as that walk checks it. */
+  const leadsToClosing = (token: string): boolean => {
+    for (const pool of graph.byToken.get(token) ?? []) {
+      const next = otherToken(pool, token);
+      if (next !== tokenOut && !visited.has(next) && closing.has(next)) return true;
+    }
+    return false;
+  };
+
   const walk = (token: string, depth: number): void => {
     for (const pool of closing.get(token) ?? []) {
       const full = through(pool, token, fullAt[depth]);
@@ -170,11 +200,15 @@ export function rankPaths(graph: PoolGraph, tokenIn: string, tokenOut: string, a
     if (depth + 1 >= options.maxHops) return;
     const candidates = graph.byToken.get(token) ?? [];
     const beforeLast = depth + 2 === options.maxHops;
+    const nextBeforeLast = depth + 3 === options.maxHops;
     const limit = depth === 0 || beforeLast ? candidates.length : Math.min(candidates.length, options.fanOut);
     for (let i = 0; i < limit; i++) {
       const pool = candidates[i];
       const next = otherToken(pool, token);
       if (next === tokenOut || visited.has(next) || (beforeLast && !closing.has(next))) continue;
+      // From a hub (USDC's 13,000 pools at 20,000), most next tokens can end no path: skip them
+      // before simulating the hop (a V3 hop is a float swap) rather than after.
+      if (nextBeforeLast && !closing.has(next) && !leadsToClosing(next)) continue;
       const slice = through(pool, token, sliceAt[depth]);
       if (!(slice > 0)) continue;
       visited.add(next);

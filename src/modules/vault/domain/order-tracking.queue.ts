@@ -1,9 +1,10 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
+import { traceCarrier, TraceCarrier } from '../../../common/trace/tracing';
 import { QUEUES } from '../../../queue/queue-names';
 
-export interface OrderTrackingJob {
+export interface OrderTrackingJob extends TraceCarrier {
   orderId: string;
   attempt: number;
 }
@@ -26,7 +27,7 @@ export class OrderTrackingQueue {
 
   async schedule(orderId: string, attempt = 0): Promise<void> {
     try {
-      await this.queue.add('track', { orderId, attempt }, { jobId: `track-${orderId}-${attempt}`, delay: trackingDelayMs(attempt), removeOnComplete: true, removeOnFail: 1000 });
+      await this.queue.add('track', { orderId, attempt, ...traceCarrier() }, { jobId: `track-${orderId}-${attempt}`, delay: trackingDelayMs(attempt), removeOnComplete: true, removeOnFail: 1000 });
     } catch (err) {
       this.logger.warn(`could not schedule tracking of order ${orderId} (a worker restart re-schedules it): ${(err as Error).message}`);
     }

@@ -2,6 +2,7 @@ import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Job } from 'bullmq';
 import { runWithTrace } from '../../../common/trace/trace-context';
+import { runJobTraced } from '../../../common/trace/tracing';
 import { QUEUES } from '../../../queue/queue-names';
 import { PeriodicJobs } from '../../liveness';
 import { OrderTracker } from '../domain/order-tracker.service';
@@ -34,6 +35,10 @@ export class OrderTrackingProcessor extends WorkerHost implements OnApplicationB
 
   async process(job: Job<OrderTrackingJob>): Promise<void> {
     const { orderId, attempt } = job.data;
+    await runJobTraced('vault.order.track', job.data, { 'vault.order_id': orderId, 'vault.attempt': attempt }, () => this.track(orderId, attempt));
+  }
+
+  private async track(orderId: string, attempt: number): Promise<void> {
     await runWithTrace(`order-${orderId}`, async () => {
       let status: string;
       try {

@@ -2,6 +2,7 @@ import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnModuleInit } from '@nestjs/common';
 import { DelayedError, Job } from 'bullmq';
 import { runWithTrace } from '../../../common/trace/trace-context';
+import { runJobTraced } from '../../../common/trace/tracing';
 import { AppConfig } from '../../../config/app-config';
 import { QUEUES } from '../../../queue/queue-names';
 import { DeliveryJob } from './webhook-queue';
@@ -39,14 +40,16 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
       throw new DelayedError();
     }
     try {
-      await runWithTrace(`webhook-${deliveryId}`, async () => {
-        try {
-          await this.attempts.attempt(deliveryId, attemptsMade);
-        } catch (err) {
-          // The row is untouched or leased: the sweep picks it up again.
-          this.logger.error(`delivery ${deliveryId}: ${(err as Error).message}`);
-        }
-      });
+      await runJobTraced('webhook.deliver', job.data, { 'webhook.delivery_id': deliveryId, 'webhook.attempt': attemptsMade + 1 }, () =>
+        runWithTrace(`webhook-${deliveryId}`, async () => {
+          try {
+            await this.attempts.attempt(deliveryId, attemptsMade);
+          } catch (err) {
+            // The row is untouched or leased: the sweep picks it up again.
+            this.logger.error(`delivery ${deliveryId}: ${(err as Error).message}`);
+          }
+        }),
+      );
     } finally {
       if (userId !== undefined) this.slots.release(userId);
     }

@@ -1,9 +1,11 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
+import { traceCarrier, TraceCarrier } from '../../../common/trace/tracing';
 import { QUEUES } from '../../../queue/queue-names';
 
-export interface DeliveryJob {
+/** `traceparent`: the trace of whoever enqueued the attempt (tracing on). */
+export interface DeliveryJob extends TraceCarrier {
   deliveryId: string;
   /** Attempts already made; the job makes the next one only if the row still says so. */
   attemptsMade: number;
@@ -24,7 +26,7 @@ export class WebhookQueue {
 
   async enqueue(deliveryId: string, attemptsMade: number, userId: string, delayMs = 0): Promise<void> {
     try {
-      await this.queue.add('deliver', { deliveryId, attemptsMade, userId }, { jobId: `d${deliveryId}-a${attemptsMade}`, delay: Math.max(0, delayMs), removeOnComplete: true, removeOnFail: true });
+      await this.queue.add('deliver', { deliveryId, attemptsMade, userId, ...traceCarrier() }, { jobId: `d${deliveryId}-a${attemptsMade}`, delay: Math.max(0, delayMs), removeOnComplete: true, removeOnFail: true });
     } catch (err) {
       this.logger.warn(`could not enqueue delivery ${deliveryId}, the sweep will: ${(err as Error).message}`);
     }

@@ -4,7 +4,10 @@ import { classifyNodeAnswer, NodeAnswer, TxOutcome } from '../../../../common/ev
 import { redactUrl } from '../../../../common/evm/provider-url';
 import { RpcUnavailableError } from '../../../../common/evm/rpc-unavailable';
 import { RpcEndpointDef } from '../rpc-endpoints';
+import { tracedChild } from '../../../../common/trace/tracing';
 import { RpcEndpoint, RpcErrorBody, RpcReply, TransportFailure } from './rpc-endpoint';
+
+type Attempt = { kind: 'reply'; reply: RpcReply; answer?: NodeAnswer } | { kind: 'failed'; reason: string };
 
 export interface RpcPoolOptions {
   chainId: number;
@@ -279,8 +282,17 @@ export class RpcPool {
     return out;
   }
 
-  /** One call to one provider, its health and metrics updated from how it went. */
-  private async attempt(e: RpcEndpoint, method: string, params: unknown[], timeoutMs: number): Promise<{ kind: 'reply'; reply: RpcReply; answer?: NodeAnswer } | { kind: 'failed'; reason: string }> {
+  /** One call to one provider, its health and metrics updated from how it went; a span `rpc <method>` when traced (provider by its redacted label). */
+  private attempt(e: RpcEndpoint, method: string, params: unknown[], timeoutMs: number): Promise<Attempt> {
+    return tracedChild(
+      `rpc ${method}`,
+      { 'rpc.system': 'jsonrpc', 'rpc.method': method, 'server.address': e.label, 'relay.chain_id': this.opts.chainId },
+      () => this.attemptOnce(e, method, params, timeoutMs),
+      (a): Record<string, string> => (a.kind === 'failed' ? { 'rpc.outcome': 'failed', 'rpc.failure': a.reason } : { 'rpc.outcome': 'result' in a.reply ? 'ok' : 'node_error' }),
+    );
+  }
+
+  private async attemptOnce(e: RpcEndpoint, method: string, params: unknown[], timeoutMs: number): Promise<Attempt> {
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
     try {

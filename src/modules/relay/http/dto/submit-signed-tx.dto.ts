@@ -4,7 +4,7 @@ import { IsInt, IsNumber, IsOptional, IsPositive, IsString, Matches, MaxLength }
 
 /** decisions.md: POST /api/submit-signed-tx (transactionType funding-signed). */
 export class SubmitSignedTxDto {
-  @ApiProperty({ example: 31337 })
+  @ApiProperty({ example: 84532 })
   @Type(() => Number) @IsInt() @IsPositive()
   chainId: number;
 

@@ -44,7 +44,7 @@ export class SubmitTxDto {
   @IsString() @MaxLength(262_144)
   callData: string;
 
-  @ApiProperty({ example: 31337 })
+  @ApiProperty({ example: 84532 })
   @Type(() => Number) @IsInt() @IsPositive()
   chainId: number;
 
