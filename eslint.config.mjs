@@ -9,6 +9,7 @@ export default tseslint.config(
     plugins: { project: boundaries },
     rules: {
       'project/module-boundaries': 'error',
+      'project/surface-exports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
       'no-restricted-syntax': [
@@ -17,6 +18,13 @@ export default tseslint.config(
       ],
       'no-console': ['error', { allow: ['error', 'warn'] }],
     },
+  },
+  {
+    // The environment is read in src/config/ (AppConfig and process-env.ts) and at the process
+    // edge (main.ts, the CLI); everything else takes AppConfig (docs/module-skeleton.md).
+    files: ['src/**/*.ts'],
+    ignores: ['src/config/**', 'src/main.ts', 'src/cli/**', 'src/**/*.spec.ts'],
+    rules: { 'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read the environment in src/config/ (AppConfig or process-env.ts), not here.' }] },
   },
   {
     // Command-line entry points print their results.

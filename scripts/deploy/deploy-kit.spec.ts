@@ -261,7 +261,7 @@ describe('deploy kit: compose, image and healthcheck', () => {
   });
 
   it('the example chains file is one the service loads', () => {
-    expect(loadChainsFile(join(ROOT, 'deploy/compose/chains.example.json')).map((c) => c.chainId)).toEqual([84532]);
+    expect(loadChainsFile(join(ROOT, 'deploy/compose/chains.example.json'), process.env).map((c) => c.chainId)).toEqual([84532]);
   });
 
   it('the Dockerfile ends in a runtime stage: production dependencies only, non-root, node dist/main.js, a HEALTHCHECK', () => {

@@ -11,7 +11,7 @@ import { requestLogMiddleware } from '../common/http/request-log.middleware';
 import { createValidationPipe } from '../common/http/validation.pipe';
 import { traceIdMiddleware } from '../common/trace/trace-id.middleware';
 import { AppConfig } from '../config/app-config';
-import { RedisIoAdapter } from '../modules/events/socket/redis-io.adapter';
+import { RedisIoAdapter } from '../modules/events';
 import { setupSwagger } from './swagger';
 
 /** Everything main.ts and the tests both need, so tests exercise the real HTTP pipeline. */

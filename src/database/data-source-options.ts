@@ -1,4 +1,5 @@
 import { DataSourceOptions } from 'typeorm';
+import { dbPoolSize } from '../config/process-env';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
@@ -11,6 +12,6 @@ export function dataSourceOptions(url: string, runMigrations: boolean): DataSour
     migrationsRun: runMigrations,
     migrationsTransactionMode: 'all',
     synchronize: false,
-    extra: { max: Number(process.env.DB_POOL_SIZE ?? 20) },
+    extra: { max: dbPoolSize() },
   };
 }

@@ -1,9 +1,10 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import type { AccountEntity } from '../../modules/accounts/store/account.entity';
+// The leaf file, not the module's index: the index reaches code that imports Caller.
+import type { Account } from '../../modules/accounts/domain/account';
 
 export interface Caller {
-  account: AccountEntity;
+  account: Account;
   /** Set when the caller used an API key (rate limits are per key). */
   keyId?: string;
   rateLimitPerMinute?: number | null;

@@ -1,6 +1,7 @@
 import { ConsoleLogger, LogLevel } from '@nestjs/common';
 import pino, { Logger as Pino } from 'pino';
 import { scrubProviderUrls } from '../evm/provider-url';
+import { logFormat } from '../../config/process-env';
 import { currentTraceId } from './trace-context';
 import { activeSpanIds } from './tracing';
 
@@ -38,7 +39,7 @@ function jsonLogger(stream: NodeJS.WritableStream): Pino {
  * whatever error text it quotes.
  */
 export class AppLogger extends ConsoleLogger {
-  private readonly json = process.env.LOG_FORMAT === 'json';
+  private readonly json = logFormat() === 'json';
   private out?: Pino;
   private err?: Pino;
 

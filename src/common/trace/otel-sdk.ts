@@ -13,7 +13,7 @@ let shutdown: (() => Promise<void>) | undefined;
 
 const OPS_PATHS = new Set(['/metrics', '/livez', '/readyz']);
 
-export function startTracingFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+export function startTracingFromEnv(env: Readonly<NodeJS.ProcessEnv>): boolean {
   if (shutdown || !(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)) return false;
   const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
   const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');

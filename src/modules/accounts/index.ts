@@ -1,10 +1,14 @@
-/** What other modules may use of accounts: the module, its services, the entity's shape and the ledger's statement fragments. */
+/**
+ * What other modules may use of accounts: the module, its services and plain types. No ORM
+ * entity and no SQL: the fragments other stores compose into one statement are in statements.ts.
+ */
 export { AccountsModule } from './accounts.module';
 export { AdminGuard } from './admin/admin.guard';
 export { AdminApi } from './admin/admin-api.decorator';
 export { AdminAuditInterceptor } from './admin/audit/admin-audit.interceptor';
 export { AdminAuditLog, cliActor } from './admin/audit/admin-audit-log.service';
 export { AccountsService } from './domain/accounts.service';
+export type { Account } from './domain/account';
 export { toAccountView } from './domain/account-view';
 export { ApiKeysService } from './domain/api-keys.service';
 export type { AuthenticatedKey } from './domain/authenticated-key';
@@ -13,12 +17,7 @@ export { LedgerService } from './domain/ledger.service';
 export type { Balances, LedgerAudit } from './domain/ledger.service';
 export { AccountLimitsDto } from './dto/admin.dto';
 export type { AccountCounters } from './store/account-counters';
-export { AccountEntity } from './store/account.entity';
-export { ApiKeyEntity } from './store/api-key.entity';
-export { LedgerEntryEntity } from './store/ledger-entry.entity';
-export { maxRetriesOf, raiseReservationCte, reservationCte, settleCoveredUpdate } from './store/account.store';
 export type { RaiseRequest, ReservationRequest } from './store/account.store';
-export { raiseEntryCte, reserveEntryCte, settleEntryCte } from './store/ledger-entry.store';
 export type { SpendBucket, SpendRow, StatementRow } from './store/ledger-entry.store';
 export { ApiKeyCache } from './domain/api-key-cache';
 export { LowBalanceMonitor } from './domain/low-balance-monitor';

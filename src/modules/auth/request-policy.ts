@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { AppError } from '../../common/errors/app-error';
 import { ipMatcher } from '../../common/net/ip-list';
-import { AccountEntity, domainAllowed, originHost } from '../accounts';
+import { type Account, domainAllowed, originHost } from '../accounts';
 
 /** One matcher per list: a cached account keeps its arrays, so a busy key builds it once. */
 const matchers = new WeakMap<readonly string[], (ip: string) => boolean>();
@@ -27,7 +27,7 @@ export interface ConnectionOrigin {
  * The account's ipWhitelist and domainWhitelist (extensions.md, "Account policy"), for every
  * credential of the account (API key or wallet-login JWT) and every transport (HTTP, Socket.IO).
  */
-export function checkConnectionPolicy(account: AccountEntity, { ip, origin }: ConnectionOrigin): void {
+export function checkConnectionPolicy(account: Account, { ip, origin }: ConnectionOrigin): void {
   if (account.ipWhitelist.length > 0 && !ipAllowed(account.ipWhitelist, ip)) throw new AppError('AUTH_003', `client IP ${ip} is not in the account's ipWhitelist`);
   if (origin !== undefined && account.domainWhitelist.length > 0) {
     const host = originHost(origin);
@@ -36,6 +36,6 @@ export function checkConnectionPolicy(account: AccountEntity, { ip, origin }: Co
 }
 
 /** The client IP is `req.ip`: the socket's address, or the X-Forwarded-For hop Express derives when TRUST_PROXY names the proxies. */
-export function checkRequestPolicy(req: Request, account: AccountEntity): void {
+export function checkRequestPolicy(req: Request, account: Account): void {
   checkConnectionPolicy(account, { ip: req.ip ?? req.socket.remoteAddress ?? '', origin: req.header('origin') });
 }

@@ -5,6 +5,7 @@ import { stageSpan } from '../../common/trace/tracing';
 import { AppConfig } from '../../config/app-config';
 import { FleetFigures } from './fleet-figures.service';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { buildCommit } from '../../config/process-env';
 
 /** The process's Prometheus registry; modules add their own metrics through it. */
 @Injectable()
@@ -213,5 +214,5 @@ function buildLabels(role: string): { version: string; commit: string; role: str
   } catch {
     // dist/ without package.json beside it: the label says unknown.
   }
-  return { version, commit: process.env.BUILD_COMMIT || 'unknown', role, node_version: process.version };
+  return { version, commit: buildCommit() || 'unknown', role, node_version: process.version };
 }

@@ -2,7 +2,7 @@ import { ExecutionContext, Logger } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
 import { AuthenticatedRequest, Caller } from '../../common/http/authenticated-request';
 import { AppConfig } from '../../config/app-config';
-import type { AccountEntity } from '../accounts';
+import type { Account } from '../accounts';
 import { Reflector } from '@nestjs/core';
 import { RateLimitGuard } from './rate-limit.guard';
 import { pendingDecision } from './pending-rate-limit';
@@ -22,7 +22,7 @@ function httpContext(caller?: Caller, ip = '203.0.113.7'): { context: ExecutionC
   return { context, headers };
 }
 
-const account = { id: 'acc-1' } as AccountEntity;
+const account = { id: 'acc-1' } as Account;
 const config = { RATE_LIMIT_PER_MINUTE: 600, LOGIN_RATE_LIMIT_PER_MINUTE: 30, PUBLIC_RATE_LIMIT_PER_MINUTE: 300, ADMIN_RATE_LIMIT_PER_MINUTE: 120 } as AppConfig;
 let handler: () => void = () => undefined;
 

@@ -6,7 +6,7 @@ export { TxQueryService } from './http/tx-query.service';
 export { SubmissionService } from './intake/submission.service';
 export type { Submitted } from './intake/submission.service';
 export type { Stage, TxStatus } from './core/stage';
-export { RelayTransactionEntity } from './store/relay-transaction.entity';
+export type { RelayedTx } from './store/relayed-tx';
 export type { FailureReason, RelayOrigin } from './store/relay-transaction.entity';
 export { RelayCoreModule } from './relay-core.module';
 export { RelayModule } from './relay.module';
@@ -25,5 +25,4 @@ export type { RelayerKeyView as RelayerKeyStateView } from './core/key-rotation.
 export { RelayAuditModule } from './audit/relay-audit.module';
 export { ChainAuditService } from './audit/chain-audit.service';
 export type { ChainAuditReport } from './audit/chain-audit.service';
-export { chainIdOfTxReference } from './store/relay-transaction.sql';
 export { confirmationsOf } from './core/confirmations';

@@ -1,10 +1,10 @@
-/** What other modules may use of tx-events: the publisher, the signal subscriber, the notification shapes and the outbox fragment. */
+/** What other modules may use of tx-events: the publisher, the signal subscriber, and the notification shapes (the outbox's SQL fragments: statements.ts). */
 export { TxEventsModule } from './tx-events.module';
 export { notificationFor } from './tx-notification';
 export type { TxNotification, TxSignal } from './tx-notification';
+export type { FailureReason, TxRecord, TxStatus } from './tx-record';
 export { TxSignalSubscriber } from './tx-signal.subscriber';
-export { TxStatusEventEntity } from './tx-status-event.entity';
-export { earlierEventUndispatched, outboxInsert, TxStatusEventStore } from './tx-status-event.store';
+export { TxStatusEventStore } from './tx-status-event.store';
 export { TxStatusPublisher, txSignalChannel } from './tx-status.publisher';
 export type { AccountEvent, DepositEvent, LowBalanceEvent } from './account-event';
 export { AccountSignals } from './account-signals';

@@ -1,5 +1,5 @@
 import { microToUsd } from '../../common/money/usd';
-import type { FailureReason, RelayTransactionEntity, TxStatus } from '../relay';
+import type { FailureReason, TxRecord, TxStatus } from './tx-record';
 import { failureReasonOf, stagesOf, TxStages } from './tx-record-fields';
 
 /** The webhook body and WebSocket event of decisions.md. */
@@ -38,7 +38,7 @@ export interface TxSignal {
   origin?: string | null;
 }
 
-export function notificationFor(tx: RelayTransactionEntity, previousStatus: TxStatus | null): TxNotification {
+export function notificationFor(tx: TxRecord, previousStatus: TxStatus | null): TxNotification {
   return {
     event: 'tx.status',
     txId: tx.id,

@@ -1,11 +1,12 @@
-import type { FailureReason, RelayTransactionEntity } from '../relay';
+import type { FailureReason, TxRecord } from './tx-record';
 
 /**
  * The lifecycle fields every view of a transaction carries (the record of GET /api/tx and
  * lists, webhook bodies, Socket.IO events), computed in one place so they agree.
  */
+
 /** Null unless FAILED; rows finished before the column existed were backfilled by the migration. */
-export function failureReasonOf(tx: Pick<RelayTransactionEntity, 'status' | 'stage' | 'failureReason'>): FailureReason | null {
+export function failureReasonOf(tx: Pick<TxRecord, 'status' | 'stage' | 'failureReason'>): FailureReason | null {
   if (tx.status !== 'FAILED') return null;
   return tx.failureReason ?? (tx.stage === 'reverted' ? 'reverted' : 'not_sent');
 }
@@ -18,7 +19,7 @@ export interface TxStages {
   settledAt: string | null;
 }
 
-export function stagesOf(tx: Pick<RelayTransactionEntity, 'createdAt' | 'signedAt' | 'broadcastAt' | 'minedAt' | 'settledAt'>): TxStages {
+export function stagesOf(tx: Pick<TxRecord, 'createdAt' | 'signedAt' | 'broadcastAt' | 'minedAt' | 'settledAt'>): TxStages {
   const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
   return {
     // A row being written has no created_at yet; its first event is stamped now.

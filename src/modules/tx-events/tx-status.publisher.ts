@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { REDIS } from '../../redis/redis.module';
-import type { RelayTransactionEntity, TxStatus } from '../relay';
+import type { TxRecord, TxStatus } from './tx-record';
 import { TxStatusEventStore } from './tx-status-event.store';
 import { notificationFor, TxNotification, TxSignal } from './tx-notification';
 
@@ -26,7 +26,7 @@ export class TxStatusPublisher {
     private readonly events: TxStatusEventStore,
   ) {}
 
-  async record(em: EntityManager, tx: RelayTransactionEntity, previousStatus: TxStatus | null): Promise<TxNotification> {
+  async record(em: EntityManager, tx: TxRecord, previousStatus: TxStatus | null): Promise<TxNotification> {
     const notification = notificationFor(tx, previousStatus);
     await this.events.insert(notification, em);
     return notification;

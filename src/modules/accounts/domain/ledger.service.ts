@@ -80,7 +80,6 @@ export class LedgerService {
     return row ? { availableMicro: BigInt(row.available_micro), pendingMicro: BigInt(row.pending_micro) } : null;
   }
 
-  /** `counters` alone, for settlements that went through `settle` or `release`. */
   /**
    * Holds the account's row for the rest of `em`'s transaction, for a caller that then locks
    * another row the account's settlements also lock (a sponsorship policy): account first, as
@@ -90,6 +89,7 @@ export class LedgerService {
     await this.lock(em, userId);
   }
 
+  /** `counters` alone, for settlements that went through `settle` or `release`. */
   applyCounters(em: EntityManager, userId: string, counters: AccountCounters): Promise<void> {
     return this.accounts.applyCounters(userId, counters, em);
   }
@@ -142,8 +142,7 @@ export class LedgerService {
     });
   }
 
-  /** Compares the cached balances with the sums of the ledger. */
-  /** Balances and ledger sums from one snapshot: read apart, a settlement between them would show a gap that is not there. */
+  /** Compares the cached balances with the sums of the ledger, both from one snapshot: read apart, a settlement between them would show a gap that is not there. */
   async audit(userId: string): Promise<LedgerAudit> {
     const { account, sums } = await this.accounts.snapshot(async (m) => ({
       account: await this.accounts.findById(userId, m),

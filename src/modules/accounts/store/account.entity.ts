@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { bigintTransformer } from '../../../database/bigint.transformer';
+import type { Account } from '../domain/account';
 import type { AllowedTarget } from '../policy/allowed-target';
 
 /**
@@ -8,7 +9,7 @@ import type { AllowedTarget } from '../policy/allowed-target';
  * they reconcile.
  */
 @Entity('accounts')
-export class AccountEntity {
+export class AccountEntity implements Account {
   @PrimaryGeneratedColumn('uuid')
   id: string;
 

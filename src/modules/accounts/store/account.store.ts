@@ -5,7 +5,7 @@ import { rawSql, Sql, sql } from '../../../database/sql';
 import { SqlRunner, SqlStore } from '../../../database/sql-store';
 import { AccountCounters, countersSet } from './account-counters';
 import { AccountEntity } from './account.entity';
-import { outboxInsert } from '../../tx-events';
+import { outboxInsert } from '../../tx-events/statements';
 import type { LowBalanceEvent } from '../../tx-events';
 import { reserveEntryCte } from './ledger-entry.store';
 
@@ -34,12 +34,12 @@ export class AccountStore extends SqlStore {
     return this.manager().findOneBy(AccountEntity, { address });
   }
 
-  /** The new account's id, or null when the address has one already. */
   /** Newest first (the operator CLI's `accounts list`). */
   list(limit: number, offset: number): Promise<AccountEntity[]> {
     return this.manager().find(AccountEntity, { order: { createdAt: 'DESC', id: 'DESC' }, take: limit, skip: offset });
   }
 
+  /** The new account's id, or null when the address has one already. */
   async insertIfAbsent(address: string, runner: SqlRunner): Promise<string | null> {
     const row = await this.first<{ id: string }>(sql`INSERT INTO accounts (address) VALUES (${address}) ON CONFLICT (address) DO NOTHING RETURNING id`, runner);
     return row?.id ?? null;

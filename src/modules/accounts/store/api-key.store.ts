@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull } from 'typeorm';
 import { SqlRunner, SqlStore } from '../../../database/sql-store';
 import { ApiKeyEntity } from './api-key.entity';
+import { isUuid } from '../../../common/ids/uuid';
 
 /** Every statement on `api_keys`. */
 @Injectable()
@@ -25,7 +26,7 @@ export class ApiKeyStore extends SqlStore {
 
   /** False when no key has this id. */
   async setRateLimit(keyId: string, rateLimitPerMinute: number | null): Promise<boolean> {
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(keyId)) return false;
+    if (!isUuid(keyId)) return false;
     const result = await this.manager().update(ApiKeyEntity, { id: keyId }, { rateLimitPerMinute });
     return Boolean(result.affected);
   }

@@ -4,8 +4,7 @@ import { AppError } from '../../../common/errors/app-error';
 import { normalizeAddress } from '../../../common/evm/address';
 import { AppConfig } from '../../../config/app-config';
 import { SessionClaims } from './session-claims';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../../../common/ids/uuid';
 
 /** Issues and checks wallet-login JWTs (HS256 with JWT_SECRET). */
 @Injectable()
@@ -36,7 +35,7 @@ export class SessionTokens {
     // A correctly signed token of another shape is still not one of ours; a non-uuid sub would
     // also reach PostgreSQL as a query error instead of a bad token. The audience is one string
     // (the library also accepts it inside an array).
-    if (typeof sub !== 'string' || !UUID.test(sub) || aud !== this.config.JWT_AUDIENCE || typeof iat !== 'number' || typeof exp !== 'number') throw new AppError('AUTH_004');
+    if (typeof sub !== 'string' || !isUuid(sub) || aud !== this.config.JWT_AUDIENCE || typeof iat !== 'number' || typeof exp !== 'number') throw new AppError('AUTH_004');
     const normalized = normalizeAddress(address);
     if (!normalized) throw new AppError('AUTH_004');
     return { sub, address: normalized, aud, iat, exp };

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { managerOf, UnitOfWork } from '../../../database/unit-of-work';
 import { sql } from '../../../database/sql';
 import { SqlRunner, SqlStore } from '../../../database/sql-store';
 
@@ -183,7 +184,8 @@ export class BridgeDepositStore extends SqlStore {
   }
 
   /** confirmed → filling with the relayed fill; run inside the relay row's transaction (`within`). */
-  async startFill(id: string, relayTxId: string, fillAmount: bigint, em: EntityManager): Promise<boolean> {
+  async startFill(id: string, relayTxId: string, fillAmount: bigint, work: UnitOfWork): Promise<boolean> {
+    const em = managerOf(work);
     const rows = await this.rows<{ id: string }>(
       sql`UPDATE bridge_deposits SET state = 'filling', fill_relay_tx_id = ${relayTxId}, fill_amount = ${fillAmount.toString()}, updated_at = now()
           WHERE id = ${id} AND state = 'confirmed' RETURNING id`,
@@ -207,13 +209,15 @@ export class BridgeDepositStore extends SqlStore {
     return rows.length === 1;
   }
 
-  async startRepay(id: string, relayTxId: string, em: EntityManager): Promise<boolean> {
+  async startRepay(id: string, relayTxId: string, work: UnitOfWork): Promise<boolean> {
+    const em = managerOf(work);
     const rows = await this.rows<{ id: string }>(sql`UPDATE bridge_deposits SET state = 'repaying', repay_relay_tx_id = ${relayTxId}, updated_at = now()
       WHERE id = ${id} AND state = 'filled' RETURNING id`, em);
     return rows.length === 1;
   }
 
-  async startRefund(id: string, relayTxId: string, em: EntityManager): Promise<boolean> {
+  async startRefund(id: string, relayTxId: string, work: UnitOfWork): Promise<boolean> {
+    const em = managerOf(work);
     const rows = await this.rows<{ id: string }>(sql`UPDATE bridge_deposits SET state = 'refunding', refund_relay_tx_id = ${relayTxId}, updated_at = now()
       WHERE id = ${id} AND state = 'confirmed' RETURNING id`, em);
     return rows.length === 1;

@@ -4,6 +4,7 @@ import { MetricsService } from '../../metrics';
 import { AppError } from '../../../common/errors/app-error';
 import { registerProviderUrl } from '../../../common/evm/provider-url';
 import { AppConfig } from '../../../config/app-config';
+import { environment } from '../../../config/process-env';
 import { ChainDefinition } from './chain-definition';
 import { loadChainsFile } from './load-chains-file';
 import { mergeTokens, tokensFromList } from './token-list';
@@ -24,7 +25,7 @@ export class ChainRegistry implements OnModuleInit, OnModuleDestroy {
     private readonly config: AppConfig,
     private readonly metrics: MetricsService,
   ) {
-    this.chains = new Map(loadChainsFile(config.CHAINS_FILE).map((c) => [c.chainId, c]));
+    this.chains = new Map(loadChainsFile(config.CHAINS_FILE, environment()).map((c) => [c.chainId, c]));
     // The logger removes these from every line (their keys must not reach log storage).
     for (const chain of this.chains.values()) {
       for (const p of chain.providers ?? []) registerProviderUrl(p.url);

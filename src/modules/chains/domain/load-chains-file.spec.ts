@@ -23,25 +23,25 @@ function write(content: unknown): string {
 
 describe('loadChainsFile', () => {
   it('loads a valid file', () => {
-    expect(loadChainsFile(write({ chains: [chain] }))[0].chainId).toBe(1);
+    expect(loadChainsFile(write({ chains: [chain] }), process.env)[0].chainId).toBe(1);
   });
 
   it('names the bad field', () => {
-    expect(() => loadChainsFile(write({ chains: [{ ...chain, nativeCurrency: { name: 'E', symbol: 'E', decimals: -1 } }] }))).toThrow(
+    expect(() => loadChainsFile(write({ chains: [{ ...chain, nativeCurrency: { name: 'E', symbol: 'E', decimals: -1 } }] }), process.env)).toThrow(
       /chains\.0\.nativeCurrency\.decimals/,
     );
   });
 
   it('rejects duplicate chain ids, unreadable JSON and EVM chains without an RPC', () => {
-    expect(() => loadChainsFile(write({ chains: [chain, chain] }))).toThrow(/chains/);
-    expect(() => loadChainsFile(write('{nope'))).toThrow(/cannot be read as JSON/);
-    expect(() => loadChainsFile(write({ chains: [{ ...chain, rpcUrl: undefined }] }))).toThrow(/needs rpcUrl/);
+    expect(() => loadChainsFile(write({ chains: [chain, chain] }), process.env)).toThrow(/chains/);
+    expect(() => loadChainsFile(write('{nope'), process.env)).toThrow(/cannot be read as JSON/);
+    expect(() => loadChainsFile(write({ chains: [{ ...chain, rpcUrl: undefined }] }), process.env)).toThrow(/needs rpcUrl/);
   });
 
   it('requires an exchange endpoint for exchange-action chains', () => {
     const exchange = { ...chain, rpcUrl: undefined, capabilities: { ...chain.capabilities, exchangeAction: true } };
-    expect(() => loadChainsFile(write({ chains: [exchange] }))).toThrow(/needs exchangeApiUrl/);
-    expect(loadChainsFile(write({ chains: [{ ...exchange, exchangeApiUrl: 'http://127.0.0.1:8547' }] }))).toHaveLength(1);
+    expect(() => loadChainsFile(write({ chains: [exchange] }), process.env)).toThrow(/needs exchangeApiUrl/);
+    expect(loadChainsFile(write({ chains: [{ ...exchange, exchangeApiUrl: 'http://127.0.0.1:8547' }] }), process.env)).toHaveLength(1);
   });
 
   describe('rpcUrls (many providers)', () => {

@@ -8,7 +8,7 @@ import { endpointsOf, RpcEndpointDef } from './rpc-endpoints';
  * Reads and validates CHAINS_FILE; any problem stops startup with the path of the bad field.
  * Provider URLs' `${VAR}` placeholders are filled from `env` first (a missing one is named).
  */
-export function loadChainsFile(path: string, env: NodeJS.ProcessEnv = process.env): ChainDefinition[] {
+export function loadChainsFile(path: string, env: Readonly<NodeJS.ProcessEnv>): ChainDefinition[] {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));

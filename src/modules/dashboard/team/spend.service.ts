@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { microToUsd } from '../../../common/money/usd';
 import { LedgerService, SpendBucket } from '../../accounts';
-import { chainIdOfTxReference } from '../../relay';
+import { chainIdOfTxReference } from '../../relay/statements';
 import { SpendDto } from './spend.dto';
 
 const BUCKET_MS: Record<SpendBucket, number> = { hour: 3_600_000, day: 86_400_000 };

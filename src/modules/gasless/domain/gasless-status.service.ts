@@ -6,8 +6,7 @@ import { GaslessSwapEntity } from '../entities/gasless-swap.entity';
 import { GaslessSwapStore } from '../store/gasless-swap.store';
 import { progressOf } from './gasless-status';
 import { GaslessSwapView, toSwapView } from './gasless-swap-view';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../../../common/ids/uuid';
 
 /**
  * GET /gasless/status: the relayed settlement is the source of truth; the swap row catches up
@@ -22,7 +21,7 @@ export class GaslessStatusService {
   ) {}
 
   async status(caller: Caller, id: string): Promise<GaslessSwapView> {
-    const swap = UUID.test(id) ? await this.swaps.findOfUser(id, caller.account.id) : null;
+    const swap = isUuid(id) ? await this.swaps.findOfUser(id, caller.account.id) : null;
     if (!swap) throw new AppError('RESOURCE_001', `no gasless swap ${id}`);
     return toSwapView(await this.catchUp(swap));
   }

@@ -1,4 +1,4 @@
-import type { RelayTransactionEntity } from '../../relay';
+import type { RelayedTx } from '../../relay';
 import type { GaslessStatus } from '../entities/gasless-swap.entity';
 
 export interface GaslessProgress {
@@ -12,7 +12,7 @@ export interface GaslessProgress {
  * successfully = executed, failed or reverted = failed. The hash is only reported once the
  * settlement landed, as interface.md says; before that it may still be replaced.
  */
-export function progressOf(tx: Pick<RelayTransactionEntity, 'status' | 'executionTxHash' | 'revertReason' | 'error'>): GaslessProgress {
+export function progressOf(tx: Pick<RelayedTx, 'status' | 'executionTxHash' | 'revertReason' | 'error'>): GaslessProgress {
   switch (tx.status) {
     case 'EXECUTED':
       return { status: 'executed', executionTxHash: tx.executionTxHash, failureReason: null };

@@ -54,8 +54,8 @@ export class GaslessSubmitService {
         endUser: quote.sender,
         // The swap row is written with the relay row, in one transaction: both or neither. Its
         // unique quote id makes the quote single-use, even for two submissions at once.
-        within: async (em, tx) => {
-          swap = await this.swaps.insert(swapRow(caller, quote, tx.id), em);
+        within: async (work, tx) => {
+          swap = await this.swaps.insert(swapRow(caller, quote, tx.id), work);
         },
       });
     } catch (err) {

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, DeepPartial, EntityManager } from 'typeorm';
+import { DataSource, DeepPartial } from 'typeorm';
 import { SqlStore } from '../../../database/sql-store';
 import { GaslessSwapEntity } from '../entities/gasless-swap.entity';
 import type { GaslessProgress } from '../domain/gasless-status';
+import { managerOf, UnitOfWork } from '../../../database/unit-of-work';
 
 /** The `gasless_swaps` table: one row per consumed gasless quote (its unique quote id makes the quote single-use). */
 @Injectable()
@@ -12,8 +13,9 @@ export class GaslessSwapStore extends SqlStore {
     super(dataSource);
   }
 
-  /** Written in the relay row's transaction (`em`); a second row for the same quote fails with 23505. */
-  insert(row: DeepPartial<GaslessSwapEntity>, em: EntityManager): Promise<GaslessSwapEntity> {
+  /** Written in the relay row's transaction (`work`); a second row for the same quote fails with 23505. */
+  insert(row: DeepPartial<GaslessSwapEntity>, work: UnitOfWork): Promise<GaslessSwapEntity> {
+    const em = managerOf(work);
     return em.save(em.create(GaslessSwapEntity, row));
   }
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '../../../common/errors/app-error';
 import { microToUsd } from '../../../common/money/usd';
 import { AppConfig } from '../../../config/app-config';
-import { AccountEntity, AccountsService } from '../../accounts';
+import { type Account, AccountsService } from '../../accounts';
 import { postWebhook, signedHeaders } from '../../webhooks';
 import type { FeeSettings } from '../core/fees';
 import type { StoredAuthorization } from '../store/relay-transaction.entity';
@@ -53,7 +53,7 @@ export class ApprovalGate {
     private readonly config: AppConfig,
   ) {}
 
-  async check(account: AccountEntity, request: SponsorshipRequest): Promise<void> {
+  async check(account: Account, request: SponsorshipRequest): Promise<void> {
     if (!account.approvalWebhookEnabled) return;
     const webhook = this.accounts.approvalWebhookOf(account);
     if (!webhook) return;
@@ -86,7 +86,7 @@ export class ApprovalGate {
    * signed and decided like a submission's request. Automatic re-prices within what the account
    * reserves are not asked about (docs/decisions.md, Fee raises).
    */
-  async checkFeeRaise(account: AccountEntity, request: FeeRaiseRequest): Promise<void> {
+  async checkFeeRaise(account: Account, request: FeeRaiseRequest): Promise<void> {
     if (!account.approvalWebhookEnabled) return;
     const webhook = this.accounts.approvalWebhookOf(account);
     if (!webhook) return;

@@ -1,7 +1,8 @@
-import type { EntityManager } from 'typeorm';
 import type { Caller } from '../../../common/http/authenticated-request';
+import type { UnitOfWork } from '../../../database/unit-of-work';
 import type { SubmitTxDto } from '../http/dto/submit-tx.dto';
-import type { RelayOrigin, RelayTransactionEntity } from '../store/relay-transaction.entity';
+import type { RelayOrigin } from '../store/relay-transaction.entity';
+import type { RelayedTx } from '../store/relayed-tx';
 
 /** What the HTTP edge tells about the caller's region (RegionResolver.hintsOf): the X-Relay-Region header and the CDN's country. */
 export interface RegionHints {
@@ -21,6 +22,7 @@ export interface RelayCommand {
   /**
    * A feature's own record, written in the same database transaction as the relay row (EVM
    * chains), so the two exist together or not at all; what it throws aborts the submission.
+   * `work` is that transaction, for the feature's own store.
    */
-  within?: (em: EntityManager, tx: RelayTransactionEntity) => Promise<void>;
+  within?: (work: UnitOfWork, tx: RelayedTx) => Promise<void>;
 }

@@ -1,7 +1,7 @@
 import { AppError } from '../../../common/errors/app-error';
 import { microToUsd } from '../../../common/money/usd';
 import { dailyConsumedMicro } from '../../accounts';
-import { AccountEntity } from '../../accounts';
+import type { Account } from '../../accounts';
 
 /**
  * Names the account limit that refused a reservation. The decision itself is made in SQL by
@@ -10,7 +10,7 @@ import { AccountEntity } from '../../accounts';
  * `addedMicro`: what the reservation adds today (a fee raise adds only the difference to the
  * `costMicro` the transaction's whole reservation becomes).
  */
-export function checkSpendLimits(account: AccountEntity, chainId: number, costMicro: bigint, now = new Date(), addedMicro = costMicro): void {
+export function checkSpendLimits(account: Account, chainId: number, costMicro: bigint, now = new Date(), addedMicro = costMicro): void {
   if (account.disabledChainIds.includes(chainId)) throw new AppError('CHAIN_001', `chain ${chainId} is disabled for this account`);
   if (account.circuitBreakerEnabled && account.failureStreak >= account.failureStreakLimit) {
     throw new AppError(

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { microToUsd } from '../../../common/money/usd';
 import { AppError } from '../../../common/errors/app-error';
+import { unitOfWork } from '../../../database/unit-of-work';
 import { LowBalanceMonitor } from '../../accounts';
 import { ChainRegistry } from '../../chains';
 import { keepIdempotencyClaim } from '../../idempotency';
@@ -121,7 +122,8 @@ export class SubmissionService {
       },
       estimate.costMicro,
       request.maxUsd,
-      within,
+      // The feature sees its transaction as an opaque unit of work, never the ORM's manager.
+      within && ((em, row) => within(unitOfWork(em), row)),
       'accepted',
       sponsorship,
     );

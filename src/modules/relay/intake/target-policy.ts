@@ -1,6 +1,6 @@
 import { AppError } from '../../../common/errors/app-error';
 import { normalizeAddress } from '../../../common/evm/address';
-import { AccountEntity, selectorOf, targetAllowed } from '../../accounts';
+import { type Account, selectorOf, targetAllowed } from '../../accounts';
 
 /**
  * The account's allowedTargets (extensions.md, "Account policy") for a call it submits itself:
@@ -10,7 +10,7 @@ import { AccountEntity, selectorOf, targetAllowed } from '../../accounts';
  * relaying on the account's behalf (gasless, vault) skip it.
  */
 export function checkAllowedTarget(
-  account: AccountEntity,
+  account: Account,
   call: { chainId: number; to?: string | null; callData?: string | null; authorizationList?: ReadonlyArray<{ address: string }> | null },
 ): void {
   if (account.allowedTargets.length === 0) return;

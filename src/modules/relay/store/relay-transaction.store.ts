@@ -3,16 +3,17 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { joinSql, rawSql, Sql, sql } from '../../../database/sql';
 import { SqlRunner, SqlStore } from '../../../database/sql-store';
-import { AccountCounters, maxRetriesOf, raiseEntryCte, RaiseRequest, raiseReservationCte, ReservationRequest, reservationCte, reserveEntryCte, settleCoveredUpdate, settleEntryCte } from '../../accounts';
-import { policySettleCtes } from '../../policies';
-import { outboxInsert, TxNotification } from '../../tx-events';
+import type { AccountCounters, RaiseRequest, ReservationRequest } from '../../accounts';
+import { maxRetriesOf, raiseEntryCte, raiseReservationCte, reservationCte, reserveEntryCte, settleCoveredUpdate, settleEntryCte } from '../../accounts/statements';
+import { policySettleCtes } from '../../policies/statements';
+import type { TxNotification } from '../../tx-events';
+import { outboxInsert } from '../../tx-events/statements';
 import { FeeSettings } from '../core/fees';
 import { IN_FLIGHT, Move, move, SENT, Stage, statusOf } from '../core/stage';
 import { deleteBroadcastsCte, markAcceptedUpdate, markMinedCte, unmarkedTxIds } from './relay-broadcast.store';
 import { CancelReason, RelayTransactionEntity } from './relay-transaction.entity';
 import { moveSet, moveWhere, payloadWithStages, STAGE_COLUMNS } from './relay-transaction.sql';
 
-/** What a settlement writes on the row besides the stage. */
 /** The stage times of a row as a statement wrote them. */
 export interface StageStamps {
   created_at: Date;
@@ -49,7 +50,6 @@ export class RelayTransactionStore extends SqlStore {
     return this.manager(runner).findOneBy(RelayTransactionEntity, { id });
   }
 
-  /** In-flight transactions created before `before`, oldest first (PENDING is exactly the in-flight stages, and it is indexed). */
   /** Final rows (EXECUTED/FAILED) for the chain audit, oldest first, after the `after` id cursor within the same created_at order. */
   finalForAudit(
     filter: { chainId?: number; since?: Date; until?: Date; userId?: string; minedOnly?: boolean },
@@ -70,6 +70,7 @@ export class RelayTransactionStore extends SqlStore {
     return q.orderBy("date_trunc('milliseconds', t.created_at)", 'ASC').addOrderBy('t.id', 'ASC').limit(limit).getMany();
   }
 
+  /** In-flight transactions created before `before`, oldest first (PENDING is exactly the in-flight stages, and it is indexed). */
   inFlightBefore(before: Date, limit: number): Promise<RelayTransactionEntity[]> {
     return this.manager()
       .createQueryBuilder(RelayTransactionEntity, 't')

@@ -89,10 +89,6 @@ function buildClosing(graph: PoolGraph, tokenOut: string): Map<string, PoolState
   return closing;
 }
 
-export function poolsOf(path: Path): string[] {
-  return path.hops.map((h) => h.pool.address);
-}
-
 /** A path with its float-model output for the full input and for a small slice of it. */
 export interface RankedPath {
   path: Path;

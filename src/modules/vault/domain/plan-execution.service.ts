@@ -16,8 +16,7 @@ import { encodeExecute } from './settlement-plan';
 import { SettlementDelegates } from './settlement-delegates';
 import { vaultLabel } from './vault-label';
 import { VaultReader } from './vault-reader.service';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../../../common/ids/uuid';
 
 /**
  * POST /v1/deposits: checks that both signatures are the quote's user's, takes the quote (once),
@@ -61,8 +60,8 @@ export class PlanExecutionService {
       region,
       origin: 'vault',
       endUser: quote.userAddress,
-      within: async (em, tx) => {
-        if (!(await this.quotes.consume(quote.id, em))) throw new AppError('RESOURCE_001', `quote ${quote.id} is unknown, used or expired; request a fresh quote`);
+      within: async (work, tx) => {
+        if (!(await this.quotes.consume(quote.id, work))) throw new AppError('RESOURCE_001', `quote ${quote.id} is unknown, used or expired; request a fresh quote`);
         order = await this.orders.open({
           accountId: caller.account.id,
           quoteId: quote.id,
@@ -77,7 +76,7 @@ export class PlanExecutionService {
           status: 'relaying',
           executionTxHash: null,
           failureReason: null,
-        }, em);
+        }, work);
       },
     });
     if (!order) throw new AppError('SYSTEM_001', 'the vault order was not recorded');
@@ -88,7 +87,7 @@ export class PlanExecutionService {
 
   /** Unknown, foreign (another account's), expired and used quotes all look the same: 404. */
   private async usableQuote(caller: Caller, quoteId: string): Promise<VaultQuoteEntity> {
-    const quote = UUID.test(quoteId) ? await this.quotes.findOfAccount(quoteId, caller.account.id) : null;
+    const quote = isUuid(quoteId) ? await this.quotes.findOfAccount(quoteId, caller.account.id) : null;
     if (!quote || quote.consumedAt !== null || quote.expiresAt.getTime() <= Date.now()) {
       throw new AppError('RESOURCE_001', `quote ${quoteId} is unknown, used or expired; request a fresh quote`);
     }

@@ -7,8 +7,7 @@ import { VaultOrderEntity } from '../entities/vault-order.entity';
 import { VaultOrderStore } from '../store/vault-order.store';
 import { OrderTracker } from './order-tracker.service';
 import { orderView } from './order-view';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../../../common/ids/uuid';
 
 @Injectable()
 export class VaultOrdersService {
@@ -20,7 +19,7 @@ export class VaultOrdersService {
 
   /** While relaying, the live relay status decides: a final relay transaction settles the order right here. */
   async get(caller: Caller, id: string): Promise<OrderDto> {
-    let order = UUID.test(id) ? await this.orders.findOfAccount(id, caller.account.id) : null;
+    let order = isUuid(id) ? await this.orders.findOfAccount(id, caller.account.id) : null;
     if (!order) throw new AppError('RESOURCE_001', `order ${id} not found`);
     if (order.status === 'relaying') {
       await this.tracker.track(order.id);

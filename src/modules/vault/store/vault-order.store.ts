@@ -4,6 +4,7 @@ import { DataSource, DeepPartial, EntityManager } from 'typeorm';
 import { sql } from '../../../database/sql';
 import { SqlStore } from '../../../database/sql-store';
 import { OrderStatus, VaultOrderEntity } from '../entities/vault-order.entity';
+import { managerOf, UnitOfWork } from '../../../database/unit-of-work';
 
 /** The `vault_orders` table: an order follows its relayed transaction from relaying to confirmed or failed. */
 @Injectable()
@@ -12,9 +13,9 @@ export class VaultOrderStore extends SqlStore {
     super(dataSource);
   }
 
-  /** Written in the relay row's transaction (`em`), so an accepted submission always has its order. */
-  open(order: DeepPartial<VaultOrderEntity>, em: EntityManager): Promise<VaultOrderEntity> {
-    return em.getRepository(VaultOrderEntity).save(order);
+  /** Written in the relay row's transaction (`work`), so an accepted submission always has its order. */
+  open(order: DeepPartial<VaultOrderEntity>, work: UnitOfWork): Promise<VaultOrderEntity> {
+    return managerOf(work).getRepository(VaultOrderEntity).save(order);
   }
 
   find(id: string): Promise<VaultOrderEntity | null> {

@@ -4,6 +4,7 @@ import { DataSource, DeepPartial, EntityManager } from 'typeorm';
 import { sql } from '../../../database/sql';
 import { SqlStore } from '../../../database/sql-store';
 import { VaultQuoteEntity } from '../entities/vault-quote.entity';
+import { managerOf, UnitOfWork } from '../../../database/unit-of-work';
 
 /** The `vault_quotes` table: quotes with their stored plan, each usable once before it expires. */
 @Injectable()
@@ -22,8 +23,8 @@ export class VaultQuoteStore extends SqlStore {
   }
 
   /** Takes the quote if it is unused and unexpired; false otherwise. */
-  async consume(id: string, em: EntityManager): Promise<boolean> {
-    const taken = await this.rows(sql`UPDATE vault_quotes SET consumed_at = now() WHERE id = ${id} AND consumed_at IS NULL AND expires_at > now() RETURNING id`, em);
+  async consume(id: string, work: UnitOfWork): Promise<boolean> {
+    const taken = await this.rows(sql`UPDATE vault_quotes SET consumed_at = now() WHERE id = ${id} AND consumed_at IS NULL AND expires_at > now() RETURNING id`, managerOf(work));
     return taken.length > 0;
   }
 }

@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import { AppConfig } from '../../../config/app-config';
-import type { AccountEntity } from '../../accounts';
+import type { Account } from '../../accounts';
 import { SecretBox } from '../../../common/crypto/secret-box';
 import { RegisteredWebhooksDto, RegisterWebhookDto, WebhookViewDto } from '../dto/register-webhook.dto';
 import { WebhookEntity } from '../entities/webhook.entity';
@@ -42,7 +42,7 @@ export class WebhookRegistry {
    * set or rotating the signing secret needs an API key (AUTH_007), so a leaked or phished
    * token cannot redirect or cut off the team's webhooks.
    */
-  async register(account: AccountEntity, items: RegisterWebhookDto[], rotateSigningSecret: boolean, credential: RegistrationCredential): Promise<RegisteredWebhooksDto> {
+  async register(account: Account, items: RegisterWebhookDto[], rotateSigningSecret: boolean, credential: RegistrationCredential): Promise<RegisteredWebhooksDto> {
     if (!this.box.enabled) throw new AppError('SYSTEM_002', 'webhooks are disabled: WEBHOOK_ENCRYPTION_KEY is not set');
     if (credential === 'session' && rotateSigningSecret) throw new AppError('AUTH_007', 'rotating the webhook signing secret needs an API key');
     for (const [index, item] of items.entries()) await this.checkTarget(index, item);

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { sql } from '../../../database/sql';
 import { SqlStore } from '../../../database/sql-store';
-import { earlierEventUndispatched } from '../../tx-events';
+import { earlierEventUndispatched } from '../../tx-events/statements';
 import type { WebhookAuthType } from '../entities/webhook.entity';
 
 /** A delivery claimed for one attempt, with everything the attempt needs. */

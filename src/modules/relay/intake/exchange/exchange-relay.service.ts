@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../../../../common/errors/app-error';
 import { Caller } from '../../../../common/http/authenticated-request';
+import { exchangeApiUrlOverride } from '../../../../config/process-env';
 import { ChainDefinition } from '../../../chains';
 import { TxStatusPublisher } from '../../../tx-events';
 import { SubmitTxDto } from '../../http/dto/submit-tx.dto';
@@ -35,7 +36,7 @@ export class ExchangeRelayService {
     if (dto.isAuthenticatedTx || dto.derivationPath) throw new AppError('VALIDATION_001', 'exchange actions are signed by the trader; derived senders do not apply');
     const decoded = decodeExchangeCallData(dto.callData);
     if (!decoded.ok) throw new AppError('VALIDATION_001', decoded.reason);
-    const url = process.env[`EXCHANGE_API_URL_${chain.chainId}`] ?? chain.exchangeApiUrl;
+    const url = exchangeApiUrlOverride(chain.chainId) ?? chain.exchangeApiUrl;
     if (!url) throw new AppError('SYSTEM_002', `no exchange endpoint configured for chain ${chain.chainId}`);
 
     const started = Date.now();

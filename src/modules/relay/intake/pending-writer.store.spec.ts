@@ -1,0 +1,69 @@
+import type { DataSource } from 'typeorm';
+import { storesDatabase } from '../../../../test/fakes/database';
+import { balancesOf, entriesOf, eventsOf, fundedAccount, moneyPath, MoneyPath, submission } from '../../../../test/fakes/money';
+
+/** PendingWriter on a real PostgreSQL: the row, its reservation and its status event, all or nothing. */
+describe('PendingWriter (real database)', () => {
+  let ds: DataSource;
+  let path: MoneyPath;
+
+  beforeAll(async () => {
+    ds = await storesDatabase();
+    path = moneyPath(ds);
+  });
+  afterAll(() => ds?.destroy());
+
+  const rowCount = async (userId: string) => Number((await ds.query('SELECT count(*)::int AS n FROM relay_transactions WHERE user_id = $1', [userId]))[0].n);
+
+  it('accepts: the row, the reservation with its reserve entry and the PENDING event, in one statement', async () => {
+    const user = await fundedAccount(path, 10_000_000n);
+    const { tx, notification } = await path.writer.write(user, submission(), 2_500_000n, null);
+    const row = await path.txs.findById(tx.id);
+    expect(row).toMatchObject({ stage: 'accepted', status: 'PENDING', estimatedCostMicro: 2_500_000n, userId: user });
+    expect(await balancesOf(path, user)).toEqual({ available: 7_500_000n, pending: 2_500_000n });
+    expect((await entriesOf(path, user)).at(-1)).toEqual({ kind: 'reserve', available: -2_500_000n, pending: 2_500_000n, reference: `tx:${tx.id}` });
+    expect(await eventsOf(path, tx.id)).toEqual([{ status: 'PENDING', previous: null }]);
+    // The answer carries the acceptance time the statement wrote.
+    expect(notification.stages.acceptedAt).toBe(row!.createdAt.toISOString());
+  });
+
+  it('refuses over the balance (TRANSACTION_002) and writes nothing: no row, no entry, no event', async () => {
+    const user = await fundedAccount(path, 1_000_000n);
+    await expect(path.writer.write(user, submission(), 1_000_001n, null)).rejects.toMatchObject({ code: 'TRANSACTION_002' });
+    expect(await rowCount(user)).toBe(0);
+    expect(await entriesOf(path, user)).toHaveLength(1);
+    expect(await balancesOf(path, user)).toEqual({ available: 1_000_000n, pending: 0n });
+  });
+
+  it('names the limit that refused (per-tx limit) and the request-only maxUSD before any write', async () => {
+    const user = await fundedAccount(path, 10_000_000n, { perTxLimitMicro: 1_000_000n });
+    await expect(path.writer.write(user, submission(), 1_500_000n, null)).rejects.toMatchObject({ code: 'TRANSACTION_001' });
+    await expect(path.writer.write(user, submission(), 500_000n, 0.4)).rejects.toMatchObject({ code: 'TRANSACTION_001' });
+    expect(await rowCount(user)).toBe(0);
+  });
+
+  it("writes a feature's record in the same transaction, and nothing at all when the feature refuses", async () => {
+    const user = await fundedAccount(path, 10_000_000n);
+    const seen: string[] = [];
+    const { tx } = await path.writer.write(user, submission(), 1_000_000n, null, async (em, row) => {
+      seen.push(row.id);
+      // The feature's write sees the relay row: same transaction.
+      const [found] = await em.query('SELECT id FROM relay_transactions WHERE id = $1', [row.id]);
+      expect(found.id).toBe(row.id);
+    });
+    expect(seen).toEqual([tx.id]);
+    expect(await balancesOf(path, user)).toEqual({ available: 9_000_000n, pending: 1_000_000n });
+
+    await expect(path.writer.write(user, submission(), 1_000_000n, null, async () => { throw new Error('quote already used'); })).rejects.toThrow('quote already used');
+    expect(await rowCount(user)).toBe(1);
+    expect(await balancesOf(path, user)).toEqual({ available: 9_000_000n, pending: 1_000_000n });
+  });
+
+  it('a reservation the balance refuses after a feature wrote rolls the feature back too', async () => {
+    const user = await fundedAccount(path, 500_000n);
+    let wrote = false;
+    await expect(path.writer.write(user, submission(), 600_000n, null, async () => { wrote = true; })).rejects.toMatchObject({ code: 'TRANSACTION_002' });
+    expect(wrote).toBe(true);
+    expect(await rowCount(user)).toBe(0);
+  });
+});

@@ -1,0 +1,116 @@
+import type { DataSource } from 'typeorm';
+import { storesDatabase } from '../../../../test/fakes/database';
+import { balancesOf, entriesOf, eventsOf, fundedAccount, moneyPath, MoneyPath, randomAddress, submission } from '../../../../test/fakes/money';
+import { sql } from '../../../database/sql';
+import { utcDayStart } from '../../accounts';
+import { notificationFor } from '../../tx-events';
+import { countersFor } from '../core/settlement-math';
+import { move, SENT } from '../core/stage';
+import type { RelayTransactionEntity } from './relay-transaction.entity';
+import type { SettledFields } from './relay-transaction.store';
+
+/**
+ * The relay row's composed statements on a real PostgreSQL: the nonce claim, a fee raise's
+ * reservation, a covered settlement and a reorg correction, each one statement across the
+ * relay row, the account, the ledger and the outbox.
+ */
+describe('RelayTransactionStore (real database)', () => {
+  let ds: DataSource;
+  let path: MoneyPath;
+
+  beforeAll(async () => {
+    ds = await storesDatabase();
+    path = moneyPath(ds);
+  });
+  afterAll(() => ds?.destroy());
+
+  /** An accepted row reserving `reservedMicro`, of a fresh account holding `availableMicro`. */
+  async function accepted(availableMicro: bigint, reservedMicro: bigint, fields: Record<string, unknown> = {}): Promise<RelayTransactionEntity> {
+    const user = await fundedAccount(path, availableMicro);
+    return (await path.writer.write(user, submission(fields), reservedMicro, null)).tx;
+  }
+
+  /** The sender's claim: the row signed at `nonce` only while it is accepted (claimOpen gates signedCte). */
+  const claim = (tx: RelayTransactionEntity, nonce: bigint, hash: string) =>
+    path.txs.writeReplacement([sql`claimed AS (SELECT 1 WHERE ${path.txs.claimOpen(tx.id)})`, path.txs.signedCte(tx.id, randomAddress(), nonce, hash)]);
+
+  const hash = () => `0x${randomAddress().slice(2).padEnd(64, '0')}`;
+
+  it('claims an accepted row once: signed with its nonce and hash; a second claim writes nothing', async () => {
+    const tx = await accepted(5_000_000n, 1_000_000n);
+    const first = hash();
+    await claim(tx, 7n, first);
+    expect(await path.txs.findById(tx.id)).toMatchObject({ stage: 'signed', nonce: 7n, executionTxHash: first });
+    await claim(tx, 8n, hash());
+    expect(await path.txs.findById(tx.id)).toMatchObject({ stage: 'signed', nonce: 7n, executionTxHash: first });
+  });
+
+  it('raises a reservation by the difference with its raise entry; nothing above maxUSD or the balance', async () => {
+    const user = await fundedAccount(path, 3_000_000n);
+    const { tx } = await path.writer.write(user, submission(), 1_000_000n, 2.5);
+    const now = new Date();
+    const raise = (totalMicro: bigint) => path.txs.raiseReservation(tx.id, { totalMicro, chainId: 31337, now, dayStart: utcDayStart(now) }, 'speed-up');
+    expect(await raise(1_800_000n)).toEqual({ stage: 'accepted', reserved_micro: '1000000', max_cost_micro: '2500000', added_micro: '800000' });
+    expect(await balancesOf(path, user)).toEqual({ available: 1_200_000n, pending: 1_800_000n });
+    expect((await entriesOf(path, user)).at(-1)).toMatchObject({ kind: 'raise', available: -800_000n, pending: 800_000n, reference: `tx:${tx.id}` });
+    // Above the submission's maxUSD (2.5): nothing added.
+    expect(await raise(2_600_000n)).toMatchObject({ added_micro: null });
+    // Within maxUSD, above what the account still holds: refused as a submission would be.
+    await ds.query('UPDATE accounts SET available_micro = 100000 WHERE id = $1', [user]);
+    expect(await raise(2_000_000n)).toMatchObject({ reserved_micro: '1800000', added_micro: null });
+    expect((await path.txs.findById(tx.id))!.estimatedCostMicro).toBe(1_800_000n);
+  });
+
+  async function settleCovered(tx: RelayTransactionEntity, costMicro: bigint, executionTxHash: string) {
+    const m = move('executed', SENT);
+    const fields: SettledFields = { executionTxHash, costMicro, isAccountCharged: true, receipt: null, revertReason: null, error: null, latencyMs: 1, failureReason: null };
+    const finished = Object.assign(Object.create(Object.getPrototypeOf(tx)) as RelayTransactionEntity, tx, fields, { status: m.status, stage: m.to });
+    return path.txs.settleCovered(tx, m, fields, notificationFor(finished, 'PENDING'), countersFor(tx, costMicro, true));
+  }
+
+  it('settles a covered cost in ONE statement: the row, the settle entry, the account and the EXECUTED event', async () => {
+    const tx = await accepted(10_000_000n, 4_000_000n);
+    const mined = hash();
+    await claim(tx, 1n, mined);
+    const stamps = await settleCovered(tx, 1_250_000n, mined);
+    expect(stamps).toMatchObject({ low_balance_due: false });
+    expect(await path.txs.findById(tx.id)).toMatchObject({ stage: 'executed', status: 'EXECUTED', costMicro: 1_250_000n, isAccountCharged: true });
+    expect(await balancesOf(path, tx.userId)).toEqual({ available: 8_750_000n, pending: 0n });
+    expect((await entriesOf(path, tx.userId)).at(-1)).toEqual({ kind: 'settle', available: 2_750_000n, pending: -4_000_000n, reference: `tx:${tx.id}` });
+    expect(await eventsOf(path, tx.id)).toEqual([{ status: 'PENDING', previous: null }, { status: 'EXECUTED', previous: 'PENDING' }]);
+    expect(await path.ledger.audit(tx.userId)).toMatchObject({ reconciles: true });
+  });
+
+  it('settles nothing when the row is already final, or the copy is stale (a raise since), or the cost exceeds the reservation', async () => {
+    const tx = await accepted(10_000_000n, 2_000_000n);
+    await claim(tx, 1n, hash());
+    // Over the reservation: the general path's job, not this statement's.
+    expect(await settleCovered(tx, 2_000_001n, hash())).toBeUndefined();
+    // A stale copy: the row's reservation is no longer the one the copy carries.
+    expect(await settleCovered({ ...tx, estimatedCostMicro: 1_500_000n } as RelayTransactionEntity, 1_000_000n, hash())).toBeUndefined();
+    expect(await settleCovered(tx, 1_000_000n, hash())).toBeDefined();
+    // Already final: a second settlement (a retried job) changes nothing.
+    expect(await settleCovered(tx, 500_000n, hash())).toBeUndefined();
+    expect(await balancesOf(path, tx.userId)).toEqual({ available: 9_000_000n, pending: 0n });
+    expect((await eventsOf(path, tx.id)).map((e) => e.status)).toEqual(['PENDING', 'EXECUTED']);
+  });
+
+  it('a reorg correction moves the settled row (stage, cost, hash) with the adjust entry; a finalized row is left alone', async () => {
+    const tx = await accepted(10_000_000n, 2_000_000n);
+    await claim(tx, 1n, hash());
+    await settleCovered(tx, 1_000_000n, hash());
+    const canonical = hash();
+    await path.txs.transaction(async (em) => {
+      const locked = await path.txs.lockForSettlement(tx.id, em);
+      const applied = await path.ledger.adjust(tx.userId, `tx:${tx.id}`, 400_000n, 'reorg', em);
+      await path.txs.correctSettled(tx.id, { executionTxHash: canonical, receipt: null, costMicro: locked!.costMicro! + applied, failureReason: 'reverted', stage: 'reverted' }, em);
+    });
+    expect(await path.txs.findById(tx.id)).toMatchObject({ stage: 'reverted', status: 'FAILED', costMicro: 1_400_000n, executionTxHash: canonical, failureReason: 'reverted' });
+    expect(await balancesOf(path, tx.userId)).toEqual({ available: 8_600_000n, pending: 0n });
+
+    await path.txs.markFinalized([tx.id]);
+    await path.txs.correctSettled(tx.id, { executionTxHash: hash(), receipt: null, costMicro: 1n, failureReason: null, stage: 'executed' }, ds);
+    expect(await path.txs.findById(tx.id)).toMatchObject({ stage: 'reverted', costMicro: 1_400_000n });
+    expect(await path.ledger.audit(tx.userId)).toMatchObject({ reconciles: true });
+  });
+});
