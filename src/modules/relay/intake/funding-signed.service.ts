@@ -17,12 +17,12 @@ import { ReservedTargets } from './reserved-targets';
 import { RegionResolver } from './region-resolver';
 import { RelayRequest } from './relay-request';
 import { RegionHints } from './relay-command';
-import { SendQueue } from '../pipeline/send-queue';
+import { SendQueue } from '../pipeline/send/send-queue';
 import { SubmitSignedTxDto } from '../http/dto/submit-signed-tx.dto';
 import { RelayBroadcastStore } from '../store/relay-broadcast.store';
 import { RelayTransactionStore } from '../store/relay-transaction.store';
-import { SettlementService } from '../pipeline/settlement.service';
-import { TopUpService } from '../pipeline/top-up.service';
+import { SettlementService } from '../pipeline/settle/settlement.service';
+import { TopUpService } from '../pipeline/send/top-up.service';
 import { isDuplicateBroadcast, previousSubmission } from './signed-resubmission';
 import { providerErrorDetail, shownErrorText } from '../../../common/evm/provider-error';
 
