@@ -2,7 +2,7 @@ import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { ChainRegistry } from '../src/modules/chains/domain/chain-registry.service';
 import { RelayTransactionEntity } from '../src/modules/relay/store/relay-transaction.entity';
-import { SenderService } from '../src/modules/relay/pipeline/send/sender.service';
+import { FirstSend } from '../src/modules/relay/pipeline/send/first-send.service';
 import { NonceManager } from '../src/modules/relay/pipeline/keys/nonce-manager.service';
 import { SignerNonceStore } from '../src/modules/relay/store/signer-nonce.store';
 import { sql } from '../src/database/sql';
@@ -74,7 +74,7 @@ describe('relay: nonce claims', () => {
     });
     const counters = async () => (await db.query(`SELECT coalesce(sum(next_nonce), 0)::text AS n FROM signer_nonces WHERE chain_id = 31337`))[0].n;
     const before = await counters();
-    await t.app.get(SenderService).send(txId, stale);
+    await t.app.get(FirstSend).send(txId, stale);
     expect(await counters()).toBe(before);
     const [{ n }] = await db.query('SELECT count(*)::int AS n FROM relay_broadcasts WHERE tx_id = $1', [txId]);
     expect(n).toBe(1);

@@ -13,14 +13,26 @@ import { MinedCheck } from './pipeline/track/mined-check';
 import { SettledFinality } from './pipeline/settle/settled-finality.service';
 import { NonceFiller } from './pipeline/keys/nonce-filler';
 import { NonceFate } from './pipeline/keys/nonce-fate';
-import { SenderService } from './pipeline/send/sender.service';
+import { FirstSend } from './pipeline/send/first-send.service';
+import { Replacement } from './pipeline/send/replacement.service';
+import { Resend } from './pipeline/send/resend.service';
+import { Cancellation } from './pipeline/send/cancellation.service';
+import { Claim } from './pipeline/send/claim.service';
+import { Transmit } from './pipeline/send/transmit.service';
+import { Refusals } from './pipeline/send/refusals';
+import { Broadcasted } from './pipeline/send/broadcasted';
+import { Repricer } from './pipeline/send/repricer.service';
+import { SignerLookup } from './pipeline/send/signer-lookup';
 import { GasPriceHold } from './pipeline/send/gas-price-hold';
+import { NonceGaps } from './pipeline/keys/nonce-gaps.service';
+import { Expiry } from './pipeline/reconcile/expiry.service';
+import { InFlightPass } from './pipeline/reconcile/in-flight-pass';
 import { KeyRetirement } from './pipeline/keys/key-retirement.service';
 
 /** Queue consumers, receipt tracking and the reconciler: loaded by APP_ROLE worker and all. */
 @Module({
   imports: [RelayCoreModule, LivenessModule],
-  providers: [ChainIo, MinedCheck, NonceFate, NonceFiller, DerivedFunding, Abandonment, GasPriceHold, SenderService, BroadcastMarks, ReceiptTracker, SendProcessor, ReconcilerService, ReconcilerProcessor, SettledFinality, KeyRetirement],
-  exports: [ReconcilerService, SenderService],
+  providers: [ChainIo, MinedCheck, NonceFate, NonceFiller, DerivedFunding, Abandonment, GasPriceHold, SignerLookup, Repricer, Refusals, Broadcasted, Transmit, Claim, Resend, Cancellation, FirstSend, Replacement, BroadcastMarks, ReceiptTracker, SendProcessor, NonceGaps, Expiry, InFlightPass, ReconcilerService, ReconcilerProcessor, SettledFinality, KeyRetirement],
+  exports: [ReconcilerService, FirstSend, Replacement],
 })
 export class RelayWorkerModule {}

@@ -1,19 +1,15 @@
 import type { AppConfig } from '../../../../config/app-config';
-import type { ChainRegistry } from '../../../chains';
-import type { SignerPool } from '../../core/signer-pool.service';
 import type { RelayBroadcastStore } from '../../store/relay-broadcast.store';
 import type { RelayTransactionEntity } from '../../store/relay-transaction.entity';
 import type { RelayTransactionStore } from '../../store/relay-transaction.store';
-import type { SignerNonceStore } from '../../store/signer-nonce.store';
-import type { ChainIo } from '../node/chain-io.service';
+import type { NonceGaps } from '../keys/nonce-gaps.service';
 import type { MinedCheck } from '../track/mined-check';
-import type { NonceFiller } from '../keys/nonce-filler';
-import type { NonceManager } from '../keys/nonce-manager.service';
 import type { ReceiptTracker } from '../track/receipt-tracker.service';
-import { ReconcilerService } from './reconciler.service';
 import type { SendQueue } from '../send/send-queue';
 import type { SettledFinality } from '../settle/settled-finality.service';
-import type { SettlementService } from '../settle/settlement.service';
+import type { Expiry } from './expiry.service';
+import { InFlightPass } from './in-flight-pass';
+import { ReconcilerService } from './reconciler.service';
 
 describe('ReconcilerService: quiet rows already settled while the pass ran', () => {
   const old = new Date(Date.now() - 3_000);
@@ -22,21 +18,19 @@ describe('ReconcilerService: quiet rows already settled while the pass ran', () 
 
   function reconciler(stillSent: string[]) {
     const settleIfMined = jest.fn(async () => true);
-    const service = new ReconcilerService(
-      { inFlightBefore: async () => rows, expiredInFlight: async () => [], stillSent: async () => new Set(stillSent) } as unknown as RelayTransactionStore,
+    const inFlight = new InFlightPass(
+      { inFlightBefore: async () => rows, stillSent: async () => new Set(stillSent) } as unknown as RelayTransactionStore,
       { forTxs: async () => broadcasts } as unknown as RelayBroadcastStore,
-      {} as SignerNonceStore,
-      { all: () => [] } as unknown as ChainRegistry,
       { liveTxIds: async () => new Set<string>(), enqueue: jest.fn(async () => true) } as unknown as SendQueue,
       { isTracking: () => false } as unknown as ReceiptTracker,
       { RELAY_RECEIPT_POLL_MS: 250, RELAY_REPLACE_AFTER_MS: 30_000 } as AppConfig,
-      {} as SignerPool,
-      {} as NonceManager,
       { settleIfMined } as unknown as MinedCheck,
-      {} as NonceFiller,
-      {} as SettlementService,
+    );
+    const service = new ReconcilerService(
+      { expire: async () => 0 } as unknown as Expiry,
+      { fill: async () => 0 } as unknown as NonceGaps,
       { check: async () => ({ finalized: 0, corrected: 0, missing: 0 }) } as unknown as SettledFinality,
-      {} as ChainIo,
+      inFlight,
     );
     return { service, settleIfMined };
   }

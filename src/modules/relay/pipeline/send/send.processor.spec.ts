@@ -1,6 +1,6 @@
 import type { Abandonment } from '../settle/abandonment.service';
 import { PermanentSendError } from './send-errors';
-import type { SenderService } from './sender.service';
+import type { FirstSend } from './first-send.service';
 import { SendProcessor } from './send.processor';
 import type { SettlementService } from '../settle/settlement.service';
 import type { Job } from 'bullmq';
@@ -11,10 +11,10 @@ describe('SendProcessor giving up', () => {
 
   function processorWith(abandon: () => Promise<boolean>) {
     const failUnsent = jest.fn().mockResolvedValue(undefined);
-    const sender = { send: jest.fn().mockRejectedValue(new PermanentSendError('refused')) } as unknown as SenderService;
+    const firstSend = { send: jest.fn().mockRejectedValue(new PermanentSendError('refused')) } as unknown as FirstSend;
     const abandonment = { safeToFail: jest.fn(abandon) } as unknown as Abandonment;
     const settlement = { failUnsent } as unknown as SettlementService;
-    const processor = new SendProcessor(sender, abandonment, settlement, {} as never, {} as never, {} as never);
+    const processor = new SendProcessor(firstSend, {} as never, abandonment, settlement, {} as never, {} as never, {} as never);
     return { processor, failUnsent };
   }
 

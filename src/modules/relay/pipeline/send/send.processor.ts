@@ -11,7 +11,9 @@ import { RelayTransactionStore } from '../../store/relay-transaction.store';
 import { Abandonment } from '../settle/abandonment.service';
 import { BackPressureError, PermanentSendError, TransientSendError } from './send-errors';
 import { RpcUnavailableError } from '../../../../common/evm/rpc-unavailable';
-import { SenderService } from './sender.service';
+import { FirstSend } from './first-send.service';
+import { Replacement } from './replacement.service';
+import { IN_FLIGHT } from '../../core/stage';
 import { SettlementService } from '../settle/settlement.service';
 import { shownErrorText } from '../../../../common/evm/provider-error';
 
@@ -31,7 +33,8 @@ export class SendProcessor extends WorkerHost implements OnModuleInit {
   private readonly logger = new Logger(SendProcessor.name);
 
   constructor(
-    private readonly sender: SenderService,
+    private readonly firstSend: FirstSend,
+    private readonly replacement: Replacement,
     private readonly abandonment: Abandonment,
     private readonly settlement: SettlementService,
     private readonly queue: SendQueue,
@@ -59,8 +62,9 @@ export class SendProcessor extends WorkerHost implements OnModuleInit {
     this.observeDwell(job);
     await runWithTrace(`tx-${txId}`, async () => {
       try {
-        if (mode === 'replace') await this.sender.replace(txId, fees ? jobFees(fees) : undefined);
-        else await this.sender.send(txId, row ? fromJobRow(row) : undefined);
+        // A row that cannot be signed again (user-signed) is sent as it is.
+        if (mode === 'replace' && (await this.replacement.replace(txId, fees ? jobFees(fees) : undefined))) return;
+        await this.firstSend.send(txId, mode === 'send' && row ? fromJobRow(row) : undefined);
       } catch (err) {
         if (err instanceof BackPressureError) return this.later(txId, mode, err);
         // No provider of the chain answered: the chain is out of service, not the transaction at fault; it waits (nothing FAILED).
@@ -96,7 +100,7 @@ export class SendProcessor extends WorkerHost implements OnModuleInit {
     const counted = await this.txs.countRetry(txId);
     if (!counted) {
       const tx = await this.txs.findById(txId);
-      if (tx?.status === 'PENDING') {
+      if (tx && IN_FLIGHT.includes(tx.stage)) {
         this.logger.warn(`giving up on ${txId} after ${tx.retries} retries: ${reason}`);
         await this.giveUp(txId, `${reason} (after ${tx.retries} retries)`);
       }
