@@ -20,6 +20,7 @@ import { SwapDiscovery1795744363415 } from './1795744363415-swap-discovery';
 import { Deposits1795750000000 } from './1795750000000-deposits';
 import { SponsorshipPolicies1795745000000 } from './1795745000000-sponsorship-policies';
 import { RelayerKeys1795751000000 } from './1795751000000-relayer-keys';
+import { MinedStages1795764000000 } from './1795764000000-mined-stages';
 
 /** Every migration in order; listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   SponsorshipPolicies1795745000000,
   Deposits1795750000000,
   RelayerKeys1795751000000,
+  MinedStages1795764000000,
 ];

@@ -32,14 +32,17 @@ export class NonceFate {
   ) {}
 
   async decide(tx: RelayTransactionEntity, broadcasts: RelayBroadcastEntity[]): Promise<NonceFateVerdict> {
-    if (tx.nonce === null || !tx.sender) return 'open';
+    // Accepted: no nonce was claimed, so none can be consumed.
+    if (tx.stage === 'accepted') return 'open';
+    const nonce = tx.nonce as bigint;
+    const sender = tx.sender as string;
     if (await this.mined.settleIfMined(tx, broadcasts)) return 'settled';
     const depth = confirmationsOf(this.chains.get(tx.chainId));
     const head = await this.chain.blockNumber(tx.chainId);
     // Read at the head first: most rows whose nonce is open are decided by one call.
-    if ((await this.chain.nonceAt(tx.chainId, tx.sender, head)) <= tx.nonce) return 'open';
+    if ((await this.chain.nonceAt(tx.chainId, sender, head)) <= nonce) return 'open';
     const deep = head - depth;
-    if (deep < 0 || (await this.chain.nonceAt(tx.chainId, tx.sender, deep)) <= tx.nonce) return 'wait';
+    if (deep < 0 || (await this.chain.nonceAt(tx.chainId, sender, deep)) <= nonce) return 'wait';
     // The receipts again, read after the nonce: a transaction of ours mined that deep shows on the same node.
     if (await this.mined.settleIfMined(tx, broadcasts)) return 'settled';
     this.logger.warn(`nonce ${tx.nonce} of ${tx.sender} on ${tx.chainId} was consumed ${depth}+ blocks deep by a transaction not of ${tx.id}`);

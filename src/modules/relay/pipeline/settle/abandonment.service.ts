@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SENT } from '../../core/stage';
 import { SignerPool } from '../../core/signer-pool.service';
 import { RelayBroadcastStore } from '../../store/relay-broadcast.store';
 import { RelayTransactionStore } from '../../store/relay-transaction.store';
@@ -28,7 +29,9 @@ export class Abandonment {
   /** True when failing the row loses nothing. */
   async safeToFail(txId: string): Promise<boolean> {
     const tx = await this.txs.findById(txId);
-    if (!tx || tx.nonce === null || !tx.sender) return true;
+    // Never signed (nothing of it can land), or finished already (failing it moves nothing).
+    if (!tx || !SENT.includes(tx.stage)) return true;
+    const nonce = tx.nonce as bigint;
     const previous = await this.broadcastRows.forTx(txId);
     if (await this.mined.settleIfMined(tx, previous)) return false;
     if (await this.chain.anyKnown(tx.chainId, previous.map((b) => b.hash))) return false;
@@ -37,9 +40,9 @@ export class Abandonment {
     // consumed on a lagging view may be our own transaction, mined and not yet visible.
     const verdict = await this.fate.decide(tx, previous);
     if (verdict !== 'open') return verdict === 'reissue';
-    if ((await this.chain.pendingNonce(tx.chainId, tx.sender)) > tx.nonce) return false;
+    if ((await this.chain.pendingNonce(tx.chainId, tx.sender as string)) > nonce) return false;
     const signer = this.signers.forRow(tx);
-    if (signer) await this.filler.fill(tx.chainId, signer, tx.nonce);
+    if (signer) await this.filler.fill(tx.chainId, signer, nonce);
     return true;
   }
 }

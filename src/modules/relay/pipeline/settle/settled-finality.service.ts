@@ -62,13 +62,13 @@ export class SettledFinality {
     const rows = await this.txs.settledAwaitingFinality(chain.chainId, head - confirmationsOf(chain), BATCH);
     if (rows.length === 0) return;
     const canonical = await this.blockHashes(chain.chainId, [...new Set(rows.map((r) => r.receipt!.blockNumber))]);
-    const held: string[] = [];
+    const held: RelayTransactionEntity[] = [];
     const moved: RelayTransactionEntity[] = [];
     for (const row of rows) {
       const hash = canonical.get(row.receipt!.blockNumber);
       // A node that cannot show the block (lagging, failing) proves nothing: the next pass asks again.
       if (hash === null || hash === undefined) continue;
-      if (hash === row.receipt!.blockHash.toLowerCase()) held.push(row.id);
+      if (hash === row.receipt!.blockHash.toLowerCase()) held.push(row);
       else moved.push(row);
     }
     const finalized = await this.txs.markFinalized(held);

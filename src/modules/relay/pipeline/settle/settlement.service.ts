@@ -13,7 +13,7 @@ import { MinedReceipt, receiptJson } from '../../core/mined-receipt';
 import { ReorgCorrection } from '../../core/reorg-correction';
 import { decodeRevertData, revertDataOf } from '../../core/revert-decoder';
 import { countersFor, minedCostWei } from '../../core/settlement-math';
-import { IN_FLIGHT, minedStage, Move, move, SENT, Stage, statusOf } from '../../core/stage';
+import { IN_FLIGHT, MINED, minedOutcome, Move, move, SENT, settledStage, Stage, statusOf } from '../../core/stage';
 import { RelayBroadcastStore } from '../../store/relay-broadcast.store';
 import { FailureReason, RelayTransactionEntity } from '../../store/relay-transaction.entity';
 import { applyStamps, RelayTransactionStore, SettledFields } from '../../store/relay-transaction.store';
@@ -52,13 +52,15 @@ export class SettlementService {
     // Mined: its nonce no longer occupies the sender's pending pool, whatever settlement finds.
     this.slots.release(txId);
     let tx = known ?? (await this.txs.findById(txId));
-    if (!tx || tx.status !== 'PENDING') return;
+    if (!tx || !IN_FLIGHT.includes(tx.stage)) return;
     const sentAt = tx.broadcastAt ?? tx.signedAt;
     if (sentAt) this.metrics.observeStage(tx.chainId, 'inclusion', sentAt.getTime());
     const cancellation = await this.isCancellation(tx, receipt);
     // The cancel reason is written after the sender's copy was taken: read it from the row.
     if (cancellation && !tx.cancelReason) tx = (await this.txs.findById(txId)) ?? tx;
-    const m = move(cancellation ? 'failed' : minedStage(receipt.status), SENT);
+    // A chain taken as seen (0 confirmations) has nothing to follow: final now; else mined, followed to depth (SettledFinality).
+    const final = confirmationsOf(this.chains.get(tx.chainId)) === 0;
+    const m = move(settledStage(minedOutcome(receipt.status, cancellation), final), SENT);
     const revertReason = cancellation || receipt.status === 1 ? null : await this.revertReason(tx, receipt);
     // A mined cancellation sent nothing of the call: its gas is what the account pays.
     const { micro: costMicro, nativePriceUsd } = await this.minedCost(cancellation ? { ...tx, value: '0' } : tx, receipt);
@@ -72,8 +74,7 @@ export class SettlementService {
       error: cancellation ? `${tx.cancelReason ?? 'cancelled'}: the cancellation at nonce ${tx.nonce} was mined` : revertReason,
       latencyMs: Date.now() - tx.createdAt.getTime(),
       failureReason: cancellation ? (tx.cancelReason ?? 'cancelled') : receipt.status === 1 ? null : 'reverted',
-      // A chain taken as seen (0 confirmations) has nothing to follow: final now (SettledFinality).
-      ...(confirmationsOf(this.chains.get(tx.chainId)) === 0 ? { finalizedAt: new Date() } : {}),
+      ...(final ? { finalizedAt: new Date() } : {}),
     };
     const success = cancellation ? null : m.status === 'EXECUTED';
     // The usual case, the worst-case estimate covers the cost: the whole settlement is one statement.
@@ -118,13 +119,15 @@ export class SettlementService {
     let written: RelayTransactionEntity | null = null;
     await this.txs.transaction(async (em) => {
       const locked = await this.txs.lockForSettlement(row.id, em);
-      if (!locked || locked.finalizedAt || locked.receipt?.blockHash !== row.receipt?.blockHash || locked.executionTxHash !== row.executionTxHash) return;
+      // Final at depth (a final stage never changes), or corrected by another pass first.
+      if (!locked || !MINED.includes(locked.stage) || locked.receipt?.blockHash !== row.receipt?.blockHash || locked.executionTxHash !== row.executionTxHash) return;
       const memo = `reorg: ${receipt.transactionHash} now in block ${receipt.blockNumber} (${receipt.blockHash}), was ${row.receipt?.blockHash ?? 'unknown'}`;
       const applied = await this.ledger.adjust(locked.userId, `tx:${locked.id}`, deltaMicro, memo, em);
       const previous = locked.status;
-      const fields = { executionTxHash: receipt.transactionHash, receipt: receiptJson(receipt), costMicro: (locked.costMicro ?? 0n) + applied, failureReason: c.failureReason, stage: c.stage };
-      await this.txs.correctSettled(locked.id, fields, em);
-      written = Object.assign(locked, fields, { status: statusOf(c.stage) });
+      const fields = { executionTxHash: receipt.transactionHash, receipt: receiptJson(receipt), costMicro: (locked.costMicro ?? 0n) + applied, failureReason: c.failureReason };
+      // The row is locked in a mined stage: a statement that moves nothing is a bug, and rolls the adjustment back.
+      if (!(await this.txs.correctSettled(locked.id, locked.stage, c.stage, fields, em))) throw new Error(`reorg correction of ${locked.id} (${locked.stage} → ${c.stage}) wrote nothing`);
+      written = Object.assign(locked, fields, { stage: c.stage, status: statusOf(c.stage) });
       if (written.status !== previous) notification = await this.publisher.record(em, written, previous);
     });
     if (!written) return false;
