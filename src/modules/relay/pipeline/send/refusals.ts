@@ -65,10 +65,8 @@ export class Refusals {
       case 'hold':
         throw this.poolFull(tx.chainId, r.sender, tx.id, r.nonce, r.hash);
       case 'fail':
-        if (reaction.fillNonce && r.signer) {
-          this.slots.release(tx.id);
-          await this.filler.fill(tx.chainId, r.signer, r.nonce);
-        }
+        // The filler takes the nonce in the pool instead: the row's slot goes with its move to failed (`failUnsent`).
+        if (reaction.fillNonce && r.signer) await this.filler.fill(tx.chainId, r.signer, r.nonce);
         throw new PermanentSendError(`the node refused the transaction`);
       case 'reprice':
       case 'retry':

@@ -49,8 +49,7 @@ export class SettlementService {
    */
   async settleMined(txId: string, receipt: MinedReceipt, known?: RelayTransactionEntity): Promise<void> {
     const seenAt = Date.now();
-    // Mined: its nonce no longer occupies the sender's pending pool, whatever settlement finds.
-    this.slots.release(txId);
+    this.receiptSeen(txId);
     let tx = known ?? (await this.txs.findById(txId));
     if (!tx || !IN_FLIGHT.includes(tx.stage)) return;
     const sentAt = tx.broadcastAt ?? tx.signedAt;
@@ -103,6 +102,15 @@ export class SettlementService {
       },
     }));
     this.metrics.observeStage(tx.chainId, 'settlement', seenAt);
+  }
+
+  /**
+   * A receipt of the row is on chain: the move out of the sent stages is this class's to make,
+   * and the row's in-flight key slot goes with it, now (its nonce no longer occupies the sender's
+   * pending pool, whatever settlement finds), before the settlement, which may queue.
+   */
+  receiptSeen(txId: string): void {
+    this.slots.release(txId);
   }
 
   /**

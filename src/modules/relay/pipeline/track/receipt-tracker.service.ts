@@ -4,7 +4,6 @@ import { AppConfig } from '../../../../config/app-config';
 import { ChainRegistry } from '../../../chains';
 import type { RelayTransactionEntity } from '../../store/relay-transaction.entity';
 import { fromRpcReceipt, MinedReceipt } from '../../core/mined-receipt';
-import { KeySlots } from '../keys/key-slots.service';
 import { SettlementService } from '../settle/settlement.service';
 
 interface MinedTx {
@@ -94,7 +93,6 @@ export class ReceiptTracker implements OnModuleDestroy {
     private readonly chains: ChainRegistry,
     private readonly settlement: SettlementService,
     private readonly config: AppConfig,
-    private readonly slots: KeySlots,
   ) {}
 
   /**
@@ -235,7 +233,7 @@ export class ReceiptTracker implements OnModuleDestroy {
             const known = watch.rows.get(txId);
             this.forget(watch, txId);
             // Mined: the nonce left the node's pending pool now, even if settlement queues behind others.
-            this.slots.release(txId);
+            this.settlement.receiptSeen(txId);
             this.settleLater({ txId, receipt: fromRpcReceipt(r), known });
           }
         }

@@ -1,12 +1,11 @@
 import type { AppConfig } from '../../../../config/app-config';
 import type { ChainRegistry } from '../../../chains';
 import type { SettlementService } from '../settle/settlement.service';
-import type { KeySlots } from '../keys/key-slots.service';
 import { ReceiptTracker } from './receipt-tracker.service';
 
 describe('ReceiptTracker polling after a broadcast', () => {
   const chains = { get: (chainId: number) => ({ capabilities: { flashBlocks: chainId === 84532 } }) } as unknown as ChainRegistry;
-  const trackerWith = (headPollMs: number) => new ReceiptTracker(chains, {} as SettlementService, { RELAY_RECEIPT_POLL_MS: 250, RELAY_FLASHBLOCKS_POLL_MS: 75, RELAY_HEAD_POLL_MS: headPollMs } as AppConfig, {} as KeySlots);
+  const trackerWith = (headPollMs: number) => new ReceiptTracker(chains, {} as SettlementService, { RELAY_RECEIPT_POLL_MS: 250, RELAY_FLASHBLOCKS_POLL_MS: 75, RELAY_HEAD_POLL_MS: headPollMs } as AppConfig);
   const delayOf = (tracker: ReceiptTracker, chainId: number, ms: number) =>
     (tracker as unknown as { backoff(c: number, w: { kickedAt: number }): number }).backoff(chainId, { kickedAt: Date.now() - ms });
   const delayAfter = (chainId: number, ms: number) => delayOf(trackerWith(0), chainId, ms);
@@ -52,10 +51,10 @@ describe('ReceiptTracker scanning blocks', () => {
       },
     };
     const chains = { provider: () => provider, get: () => ({ capabilities: { flashBlocks: false } }) } as unknown as ChainRegistry;
-    const settlement = { settleMined: async (txId: string) => void settled.push(txId) } as unknown as SettlementService;
-    const slots = { release: (txId: string) => void released.push(txId) } as unknown as KeySlots;
+    // The slot goes with the move, which settlement makes: told as soon as the receipt is seen.
+    const settlement = { settleMined: async (txId: string) => void settled.push(txId), receiptSeen: (txId: string) => void released.push(txId) } as unknown as SettlementService;
     const config = { RELAY_RECEIPT_POLL_MS: 250, RELAY_FLASHBLOCKS_POLL_MS: 75, RELAY_HEAD_POLL_MS: 25 } as AppConfig;
-    const tracker = new ReceiptTracker(chains, settlement, config, slots);
+    const tracker = new ReceiptTracker(chains, settlement, config);
     trackers.push(tracker);
     const tick = () => (tracker as unknown as { tick(c: number, w: unknown): Promise<void> }).tick(1, (tracker as unknown as { watches: Map<number, unknown> }).watches.get(1));
     return { tracker, tick, fetched, settled, released, setFetchHook: (f: (block: number) => void) => (onFetch = f) };
