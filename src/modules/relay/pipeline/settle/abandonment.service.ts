@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SENT } from '../../core/stage';
-import { SignerPool } from '../../core/signer-pool.service';
+import { SignerLookup } from '../send/signer-lookup';
 import { RelayBroadcastStore } from '../../store/relay-broadcast.store';
 import { RelayTransactionStore } from '../../store/relay-transaction.store';
 import { ChainIo } from '../node/chain-io.service';
@@ -21,7 +21,7 @@ export class Abandonment {
     private readonly broadcastRows: RelayBroadcastStore,
     private readonly chain: ChainIo,
     private readonly mined: MinedCheck,
-    private readonly signers: SignerPool,
+    private readonly keys: SignerLookup,
     private readonly filler: NonceFiller,
     private readonly fate: NonceFate,
   ) {}
@@ -41,7 +41,7 @@ export class Abandonment {
     const verdict = await this.fate.decide(tx, previous);
     if (verdict !== 'open') return verdict === 'reissue';
     if ((await this.chain.pendingNonce(tx.chainId, tx.sender as string)) > nonce) return false;
-    const signer = this.signers.forRow(tx);
+    const signer = this.keys.signerFor(tx, 'optional');
     if (signer) await this.filler.fill(tx.chainId, signer, nonce);
     return true;
   }
