@@ -9,7 +9,7 @@ const DATES = ['createdAt', 'updatedAt', 'validUntil'] as const;
 /**
  * The row as the submission wrote it, carried by the first send job so the worker reads nothing
  * before signing. Only a first send may use it: the statement that consumes the nonce checks that
- * the row is still PENDING without a nonce (see SenderService), so a stale copy cannot send twice.
+ * the row is still accepted (see FirstSend and Claim), so a stale copy cannot send twice.
  */
 export function toJobRow(tx: RelayTransactionEntity): SendJobRow {
   const row: SendJobRow = { ...tx };

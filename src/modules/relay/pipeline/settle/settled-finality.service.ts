@@ -26,7 +26,8 @@ export interface FinalityReport {
  * as its receipt shows, but a reorg of the blocks above that depth can drop the transaction, put
  * it in another block at another price, or mine another of the row's signed transactions (a
  * replacement, a cancellation) instead. Each pass reads, per chain, the canonical hash of each
- * block holding a settled row that is now deep enough: a row whose block is still there is final;
+ * block holding a mined row (a `mined_*` stage) that is now deep enough: a row whose block is
+ * still there moves to its final stage (`RelayTransactionStore.markFinalized`);
  * any other is read again by its hashes and corrected (`SettlementService.correctAfterReorg`), or,
  * when none of its transactions is on the canonical chain, its bytes go to the node again and it
  * stays unconfirmed until one is. Chains configured with 0 confirmations are taken as they are
