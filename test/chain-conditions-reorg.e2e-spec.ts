@@ -147,4 +147,9 @@ describe('chain conditions: reorg dropping settled transactions', () => {
     expect(r.tally.chargeDiff).toBe(0n);
     expect((await adjustments(r.s, r.batch)).charged).toBe(totalCost(r.after) - totalCost(r.before));
   });
+
+  it('finality is the stage: every row moved from its mined stage to executed', async () => {
+    const stages = await r.s.db.query(`SELECT stage, count(*)::int AS n FROM relay_transactions WHERE id = ANY($1) GROUP BY stage`, [r.batch.txIds]);
+    expect(stages).toEqual([{ stage: 'executed', n: 12 }]);
+  });
 });

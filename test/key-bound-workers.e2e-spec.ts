@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { RedisSlotLedger } from '../src/modules/relay/pipeline/slot-ledger';
+import { RedisSlotLedger } from '../src/modules/relay/pipeline/keys/slot-ledger';
 import { devRelayerAddresses } from '../scripts/local-stack/dev-keys';
 import { CONDITIONS_PORT, Scenario, startScenario } from './support/chain-conditions/scenario';
 import { testEnv } from './support/test-env';

@@ -22,6 +22,7 @@ import { SponsorshipPolicies1795745000000 } from './1795745000000-sponsorship-po
 import { RelayerKeys1795751000000 } from './1795751000000-relayer-keys';
 import { TimePartitions1795760000000 } from './1795760000000-time-partitions';
 import { Bridge1795761000000 } from './1795761000000-bridge';
+import { MinedStages1795764000000 } from './1795764000000-mined-stages';
 
 /** Every migration in order; listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   RelayerKeys1795751000000,
   TimePartitions1795760000000,
   Bridge1795761000000,
+  MinedStages1795764000000,
 ];

@@ -15,8 +15,11 @@ export type PartitionedTable = (typeof PARTITIONED_TABLES)[number];
  */
 export const RETAINED_TABLES = ['webhook_deliveries', 'tx_status_events', 'relay_broadcasts', 'relay_transactions'] as const;
 
-/** A transaction that is still changing: PENDING, or mined but not yet at its chain's finality depth. */
-const TX_NOT_FINAL = `(t.status = 'PENDING' OR (t.receipt IS NOT NULL AND t.finalized_at IS NULL))`;
+/**
+ * A transaction that is still changing: in flight, or mined but not yet at its chain's finality
+ * depth (the relay's non-final stages; relay/core/stage.ts).
+ */
+const TX_NOT_FINAL = `t.stage IN ('accepted', 'signed', 'broadcast', 'mined_executed', 'mined_reverted', 'mined_cancelled')`;
 
 /** Per table, rows of one partition `p` that keep it from being dropped. */
 const NOT_FINAL: Record<(typeof RETAINED_TABLES)[number], (p: string) => string> = {

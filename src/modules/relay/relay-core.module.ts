@@ -11,7 +11,7 @@ import { FeeOracle } from './core/fee-oracle.service';
 import { Estimator } from './intake/estimator.service';
 import { RegionResolver } from './intake/region-resolver';
 import { ReservedTargets } from './intake/reserved-targets';
-import { SendQueue } from './pipeline/send-queue';
+import { SendQueue } from './pipeline/send/send-queue';
 import { TxQueryService } from './http/tx-query.service';
 import { RelayOutcomes } from './outcomes/relay-outcomes';
 import { RelayBroadcastStore } from './store/relay-broadcast.store';
@@ -20,14 +20,14 @@ import { RelayerKeyStore } from './store/relayer-key.store';
 import { KeyRotation } from './core/key-rotation.service';
 import { SignerNonceStore } from './store/signer-nonce.store';
 import { LegacyDerivationPathStore } from './store/legacy-derivation-path.store';
-import { NonceManager } from './pipeline/nonce-manager.service';
+import { NonceManager } from './pipeline/keys/nonce-manager.service';
 import { KeyEligibility } from './core/key-eligibility';
 import { SignerPool } from './core/signer-pool.service';
-import { TopUpService } from './pipeline/top-up.service';
-import { SettlementService } from './pipeline/settlement.service';
-import { KeySlots } from './pipeline/key-slots.service';
-import { RedisSlotLedger, SLOT_LEDGER } from './pipeline/slot-ledger';
-import { FeeRaise } from './pipeline/fee-raise.service';
+import { TopUpService } from './pipeline/send/top-up.service';
+import { SettlementService } from './pipeline/settle/settlement.service';
+import { KeySlots } from './pipeline/keys/key-slots.service';
+import { RedisSlotLedger, SLOT_LEDGER } from './pipeline/keys/slot-ledger';
+import { FeeRaise } from './pipeline/send/fee-raise.service';
 
 /** What both the API side and the worker side of the relay need. */
 @Module({

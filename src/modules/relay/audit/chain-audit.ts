@@ -1,5 +1,6 @@
 import type { MinedReceipt } from '../core/mined-receipt';
 import { minedCostWei } from '../core/settlement-math';
+import { outcomeOf } from '../core/stage';
 import type { RelayTransactionEntity } from '../store/relay-transaction.entity';
 
 export type AuditKind =
@@ -41,14 +42,15 @@ export function auditRow(row: AuditRow, hashes: string[], receipts: Map<string, 
   const mined = [...new Set(hashes.map((h) => h.toLowerCase()))].filter((h) => receipts.has(h));
   const recorded = row.executionTxHash?.toLowerCase() ?? null;
 
-  if (row.stage === 'executed' || row.stage === 'reverted') {
+  const outcome = outcomeOf(row.stage);
+  if (outcome === 'executed' || outcome === 'reverted') {
     const receipt = recorded ? receipts.get(recorded) : undefined;
     if (!receipt) {
       // One finding: the record names the wrong hash (what did get mined, if anything, is in `actual`).
       add('hash_not_mined', `${recorded ?? 'a hash'} mined`, mined.length > 0 ? `mined: ${mined.join(',')}` : 'no receipt');
       return [...out, ...ledgerFindings(row, ledger)];
     } else {
-      const expectedStatus = row.stage === 'executed' ? 1 : 0;
+      const expectedStatus = outcome === 'executed' ? 1 : 0;
       if (receipt.status !== expectedStatus) add('status_mismatch', `status ${expectedStatus} (${row.stage})`, `status ${receipt.status}`);
       const chainWei = minedCostWei(row, receipt);
       const recordedWei = row.receipt ? minedCostWei(row, { status: row.receipt.status, gasUsed: BigInt(row.receipt.gasUsed), effectiveGasPrice: BigInt(row.receipt.effectiveGasPrice), l1Fee: BigInt(row.receipt.l1Fee) }) : null;
@@ -56,7 +58,7 @@ export function auditRow(row: AuditRow, hashes: string[], receipts: Map<string, 
     }
     const others = mined.filter((h) => h !== recorded);
     if (others.length > 0) add('second_mined', `only ${recorded} mined`, `also mined: ${others.join(',')}`);
-  } else if (row.stage === 'failed') {
+  } else if (outcome === 'failed') {
     if (mined.length > 0) add(mined.length > 1 ? 'second_mined' : 'failed_but_mined', 'nothing mined', `mined: ${mined.join(',')}`);
   }
 

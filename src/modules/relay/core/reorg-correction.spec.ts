@@ -15,7 +15,7 @@ describe('reorg correction of a settled row', () => {
     contractAddress: null,
     logs: 1,
   };
-  const row: SettledRow = { stage: 'executed', failureReason: null, executionTxHash: '0xaa', receipt: recorded, transactionType: 'flash', value: '7', fundingCostWei: '0' };
+  const row: SettledRow = { stage: 'mined_executed', failureReason: null, executionTxHash: '0xaa', receipt: recorded, transactionType: 'flash', value: '7', fundingCostWei: '0' };
   const canonical = (over: Partial<MinedReceipt>): MinedReceipt => ({
     transactionHash: '0xaa',
     blockNumber: 11,
@@ -36,12 +36,12 @@ describe('reorg correction of a settled row', () => {
   });
 
   it('reprices a transaction re-included in another block, the value sent both times', () => {
-    expect(reorgCorrection(row, canonical({}), false)).toEqual({ stage: 'executed', failureReason: null, recordedWei: 50_000n * 2_000_000_000n + 7n, canonicalWei: 50_000n * 3_000_000_000n + 7n });
+    expect(reorgCorrection(row, canonical({}), false)).toEqual({ stage: 'mined_executed', failureReason: null, recordedWei: 50_000n * 2_000_000_000n + 7n, canonicalWei: 50_000n * 3_000_000_000n + 7n });
   });
 
   it('re-stages a transaction that reverts where it was re-included (no value sent, gas charged)', () => {
     expect(reorgCorrection(row, canonical({ status: 0, gasUsed: 30_000n }), false)).toEqual({
-      stage: 'reverted',
+      stage: 'mined_reverted',
       failureReason: 'reverted',
       recordedWei: 50_000n * 2_000_000_000n + 7n,
       canonicalWei: 30_000n * 3_000_000_000n,
@@ -50,13 +50,17 @@ describe('reorg correction of a settled row', () => {
 
   it('fails a row whose cancellation the new chain mined instead of its call', () => {
     const c = reorgCorrection(row, canonical({ transactionHash: '0xcc', to: '0xrelayer', gasUsed: 21_000n }), true);
-    expect(c).toEqual({ stage: 'failed', failureReason: 'cancelled', recordedWei: 50_000n * 2_000_000_000n + 7n, canonicalWei: 21_000n * 3_000_000_000n });
+    expect(c).toEqual({ stage: 'mined_cancelled', failureReason: 'cancelled', recordedWei: 50_000n * 2_000_000_000n + 7n, canonicalWei: 21_000n * 3_000_000_000n });
   });
 
   it('turns a mined cancellation back into an execution when the call won the nonce after all', () => {
-    const cancelled: SettledRow = { ...row, stage: 'failed', failureReason: 'expired', executionTxHash: '0xcc', receipt: { ...recorded, transactionHash: '0xcc', gasUsed: '21000' } };
-    expect(reorgCorrection(cancelled, canonical({}), false)).toEqual({ stage: 'executed', failureReason: null, recordedWei: 21_000n * 2_000_000_000n, canonicalWei: 50_000n * 3_000_000_000n + 7n });
+    const cancelled: SettledRow = { ...row, stage: 'mined_cancelled', failureReason: 'expired', executionTxHash: '0xcc', receipt: { ...recorded, transactionHash: '0xcc', gasUsed: '21000' } };
+    expect(reorgCorrection(cancelled, canonical({}), false)).toEqual({ stage: 'mined_executed', failureReason: null, recordedWei: 21_000n * 2_000_000_000n, canonicalWei: 50_000n * 3_000_000_000n + 7n });
     // Still the cancellation, in another block: the reason it had stays.
     expect(reorgCorrection(cancelled, canonical({ transactionHash: '0xcc', gasUsed: 21_000n }), true)?.failureReason).toBe('expired');
+  });
+
+  it('leaves a row final at depth alone: a final stage never changes', () => {
+    expect(reorgCorrection({ ...row, stage: 'executed' }, canonical({}), false)).toBeNull();
   });
 });

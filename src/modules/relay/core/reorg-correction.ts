@@ -1,13 +1,14 @@
 import type { MinedReceipt, ReceiptJson } from './mined-receipt';
 import { minedCostWei } from './settlement-math';
-import { minedStage, Stage } from './stage';
+import { MINED, minedOutcome, outcomeOf, settledStage, Stage } from './stage';
 import type { FailureReason, RelayTransactionEntity } from '../store/relay-transaction.entity';
 
 export type SettledRow = Pick<RelayTransactionEntity, 'stage' | 'failureReason' | 'executionTxHash' | 'receipt' | 'transactionType' | 'value' | 'fundingCostWei'>;
 
 /** What a settled row becomes when a reorg moved its transaction. */
 export interface ReorgCorrection {
-  stage: Extract<Stage, 'executed' | 'reverted' | 'failed'>;
+  /** The mined stage of what the canonical chain holds (the row's own when only the block or price changed). */
+  stage: Stage;
   failureReason: FailureReason | null;
   /** What the recorded receipt cost, in wei, and what the canonical one costs. */
   recordedWei: bigint;
@@ -23,14 +24,16 @@ export interface ReorgCorrection {
  */
 export function reorgCorrection(row: SettledRow, receipt: MinedReceipt, cancellation: boolean): ReorgCorrection | null {
   const recorded = row.receipt;
-  if (!recorded) return null;
+  // Only a row not yet final at depth is followed (a final stage never changes).
+  if (!recorded || !MINED.includes(row.stage)) return null;
   if (recorded.transactionHash.toLowerCase() === receipt.transactionHash.toLowerCase() && recorded.blockHash.toLowerCase() === receipt.blockHash.toLowerCase()) return null;
-  const stage = cancellation ? 'failed' : minedStage(receipt.status);
-  const failureReason: FailureReason | null = stage === 'executed' ? null : stage === 'reverted' ? 'reverted' : row.stage === 'failed' ? row.failureReason : 'cancelled';
+  const outcome = minedOutcome(receipt.status, cancellation);
+  const wasCancelled = outcomeOf(row.stage) === 'failed';
+  const failureReason: FailureReason | null = outcome === 'executed' ? null : outcome === 'reverted' ? 'reverted' : wasCancelled ? row.failureReason : 'cancelled';
   return {
-    stage: stage as ReorgCorrection['stage'],
+    stage: settledStage(outcome, false),
     failureReason,
-    recordedWei: costOf(row, recordedAsMined(recorded), row.stage === 'failed'),
+    recordedWei: costOf(row, recordedAsMined(recorded), wasCancelled),
     canonicalWei: costOf(row, receipt, cancellation),
   };
 }

@@ -1,26 +1,49 @@
 /**
- * Where a relayed transaction is in the pipeline. The public `status` follows from it; the
- * moves between stages are written once, here, and every statement that changes a row's stage
- * builds its SET and WHERE from `move`, so a step only acts on the stage it expects.
+ * Where a relayed transaction is in the pipeline: the whole of its state. The public `status`
+ * follows from it; the moves between stages are written once, here, and every statement that
+ * changes a row's stage builds its SET and WHERE from `move`, so a step only acts on the stage it
+ * expects.
  *
- *   accepted  reserved, not signed (no nonce)
- *   signed    nonce claimed and signed bytes stored; no node has acknowledged them yet
- *   broadcast a node accepted one of its signed transactions
- *   executed  mined with status 1 and settled
- *   reverted  mined with status 0 and settled (gas charged)
- *   failed    never mined: refused, given up, or rejected by an exchange; released
+ *   accepted         reserved, not signed (no nonce)
+ *   signed           nonce claimed and signed bytes stored; no node has acknowledged them yet
+ *   broadcast        a node accepted one of its signed transactions
+ *   mined_executed   mined with status 1 and settled; not yet at the chain's confirmation depth
+ *   mined_reverted   mined with status 0 and settled (gas charged); not yet at depth
+ *   mined_cancelled  its cancellation was mined and settled (gas charged); not yet at depth
+ *   executed         mined with status 1, settled and final
+ *   reverted         mined with status 0, settled and final
+ *   failed           final: never mined (refused, given up, rejected by an exchange; released),
+ *                    or its cancellation mined at depth
+ *
+ * A chain taken as seen (0 confirmations) settles straight into the final stages. A reorg moves
+ * a `mined_*` row to the `mined_*` stage of what the canonical chain now holds; at depth it moves
+ * to its final stage. A final stage never changes.
  */
-export const STAGES = ['accepted', 'signed', 'broadcast', 'executed', 'reverted', 'failed'] as const;
+export const STAGES = ['accepted', 'signed', 'broadcast', 'mined_executed', 'mined_reverted', 'mined_cancelled', 'executed', 'reverted', 'failed'] as const;
 export type Stage = (typeof STAGES)[number];
 
 export const TX_STATUSES = ['PENDING', 'EXECUTED', 'FAILED'] as const;
 export type TxStatus = (typeof TX_STATUSES)[number];
 
-/** The allowed moves. `signed|broadcast → accepted` releases a nonce another transaction consumed. */
+/** What a settled row's transaction came to: the final stage it ends in. */
+export type Outcome = Extract<Stage, 'executed' | 'reverted' | 'failed'>;
+
+/** Settled, mined, and not yet at its chain's confirmation depth: a reorg may still correct it. */
+export const MINED: readonly Stage[] = ['mined_executed', 'mined_reverted', 'mined_cancelled'];
+
+const MINED_OF: Record<Outcome, Stage> = { executed: 'mined_executed', reverted: 'mined_reverted', failed: 'mined_cancelled' };
+
+/**
+ * The allowed moves. `signed|broadcast → accepted` releases a nonce another transaction
+ * consumed; `mined_* → mined_*` is a reorg correction; `mined_* → final` is finality at depth.
+ */
 const MOVES: Record<Stage, readonly Stage[]> = {
   accepted: ['signed', 'failed'],
-  signed: ['broadcast', 'accepted', 'executed', 'reverted', 'failed'],
-  broadcast: ['accepted', 'executed', 'reverted', 'failed'],
+  signed: ['broadcast', 'accepted', ...MINED, 'executed', 'reverted', 'failed'],
+  broadcast: ['accepted', ...MINED, 'executed', 'reverted', 'failed'],
+  mined_executed: ['mined_reverted', 'mined_cancelled', 'executed'],
+  mined_reverted: ['mined_executed', 'mined_cancelled', 'reverted'],
+  mined_cancelled: ['mined_executed', 'mined_reverted', 'failed'],
   executed: [],
   reverted: [],
   failed: [],
@@ -40,9 +63,17 @@ export const IN_FLIGHT: readonly Stage[] = ['accepted', 'signed', 'broadcast'];
 export const SENT: readonly Stage[] = ['signed', 'broadcast'];
 
 export function statusOf(stage: Stage): TxStatus {
-  if (stage === 'executed') return 'EXECUTED';
-  if (stage === 'reverted' || stage === 'failed') return 'FAILED';
-  return 'PENDING';
+  if (IN_FLIGHT.includes(stage)) return 'PENDING';
+  return outcomeOf(stage) === 'executed' ? 'EXECUTED' : 'FAILED';
+}
+
+/** What a settled stage's transaction came to (null while in flight). */
+export function outcomeOf(stage: Stage): Outcome | null {
+  if (IN_FLIGHT.includes(stage)) return null;
+  if (stage === 'mined_executed') return 'executed';
+  if (stage === 'mined_reverted') return 'reverted';
+  if (stage === 'mined_cancelled') return 'failed';
+  return stage as Outcome;
 }
 
 export function isFinal(stage: Stage): boolean {
@@ -74,14 +105,28 @@ export function move(to: Stage, from: readonly Stage[] = STAGES.filter((s) => ca
   return { from, to, status: statusOf(to), stamp: stampOf(to) };
 }
 
+/** Settled stages keep the first settlement's time (`COALESCE` in the move's SET); finality has its own column. */
 function stampOf(stage: Stage): StageStamp | null {
   if (stage === 'signed') return 'signed_at';
   if (stage === 'broadcast') return 'broadcast_at';
-  if (isFinal(stage)) return 'settled_at';
+  if (outcomeOf(stage)) return 'settled_at';
   return null;
 }
 
-/** The settled stage of a mined receipt. */
-export function minedStage(receiptStatus: number): Stage {
+/** The outcome of a mined receipt (`cancellation`: the relay's own cancel at the row's nonce). */
+export function minedOutcome(receiptStatus: number, cancellation = false): Outcome {
+  if (cancellation) return 'failed';
   return receiptStatus === 1 ? 'executed' : 'reverted';
+}
+
+/** The stage a settlement of `outcome` moves to: final at once on a chain taken as seen, else mined and followed to depth. */
+export function settledStage(outcome: Outcome, final: boolean): Stage {
+  return final ? outcome : MINED_OF[outcome];
+}
+
+/** The move that makes a mined row final: to the final stage of its outcome. */
+export function finalityMove(from: Stage): Move {
+  const outcome = outcomeOf(from);
+  if (!outcome || !MINED.includes(from)) throw new Error(`stage ${from} has no finality move`);
+  return move(outcome, [from]);
 }

@@ -11,7 +11,7 @@ import { RegionHints } from './relay-command';
 import { parseRelayRequest } from './relay-request';
 import { SubmitTxDto } from '../http/dto/submit-tx.dto';
 import { SignerPool } from '../core/signer-pool.service';
-import { TopUpService } from '../pipeline/top-up.service';
+import { TopUpService } from '../pipeline/send/top-up.service';
 import { ReservedTargets } from './reserved-targets';
 
 /**

@@ -22,8 +22,8 @@ import { ReservedTargets } from './reserved-targets';
 import { parseRelayRequest, RelayRequest } from './relay-request';
 import { RegionResolver } from './region-resolver';
 import { RelayCommand } from './relay-command';
-import { toJobRow } from '../pipeline/send-job-row';
-import { SendQueue } from '../pipeline/send-queue';
+import { toJobRow } from '../pipeline/send/send-job-row';
+import { SendQueue } from '../pipeline/send/send-queue';
 
 export interface Submitted {
   txId: string;

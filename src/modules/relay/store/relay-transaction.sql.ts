@@ -1,5 +1,5 @@
 import { joinSql, rawSql, Sql, sql } from '../../../database/sql';
-import { IN_FLIGHT, Move, statusOf } from '../core/stage';
+import { IN_FLIGHT, MINED, Move, statusOf } from '../core/stage';
 
 /**
  * A stage move as SQL: the SET part (stage, the status derived from it, the stage's time
@@ -21,9 +21,9 @@ export function inFlightTxIds(): Sql {
   return sql`SELECT id FROM relay_transactions WHERE status = ${statusOf(IN_FLIGHT[0])}`;
 }
 
-/** Ids of `sender`'s settled transactions on `chainId` not yet final at the chain's depth. */
+/** Ids of `sender`'s settled transactions on `chainId` not yet final at the chain's depth (a mined stage). */
 export function unfinalizedTxIds(chainId: number, sender: string): Sql {
-  return sql`SELECT id FROM relay_transactions WHERE chain_id = ${chainId} AND finalized_at IS NULL AND receipt IS NOT NULL AND sender = ${sender}`;
+  return sql`SELECT id FROM relay_transactions WHERE chain_id = ${chainId} AND stage = ANY(${[...MINED]}::varchar[]) AND sender = ${sender}`;
 }
 
 /**

@@ -5,7 +5,7 @@ import { sql } from '../../../database/sql';
 import { utcDayStart } from '../../accounts';
 import { notificationFor } from '../../tx-events';
 import { countersFor } from '../core/settlement-math';
-import { move, SENT } from '../core/stage';
+import { move, SENT, Stage } from '../core/stage';
 import type { RelayTransactionEntity } from './relay-transaction.entity';
 import type { SettledFields } from './relay-transaction.store';
 
@@ -61,8 +61,8 @@ describe('RelayTransactionStore (real database)', () => {
     expect((await path.txs.findById(tx.id))!.estimatedCostMicro).toBe(1_800_000n);
   });
 
-  async function settleCovered(tx: RelayTransactionEntity, costMicro: bigint, executionTxHash: string) {
-    const m = move('executed', SENT);
+  async function settleCovered(tx: RelayTransactionEntity, costMicro: bigint, executionTxHash: string, to: Stage = 'executed') {
+    const m = move(to, SENT);
     const fields: SettledFields = { executionTxHash, costMicro, isAccountCharged: true, receipt: null, revertReason: null, error: null, latencyMs: 1, failureReason: null };
     const finished = Object.assign(Object.create(Object.getPrototypeOf(tx)) as RelayTransactionEntity, tx, fields, { status: m.status, stage: m.to });
     return path.txs.settleCovered(tx, m, fields, notificationFor(finished, 'PENDING'), countersFor(tx, costMicro, true));
@@ -95,21 +95,24 @@ describe('RelayTransactionStore (real database)', () => {
     expect((await eventsOf(path, tx.id)).map((e) => e.status)).toEqual(['PENDING', 'EXECUTED']);
   });
 
-  it('a reorg correction moves the settled row (stage, cost, hash) with the adjust entry; a finalized row is left alone', async () => {
+  it('a reorg correction is a move between mined stages (stage, cost, hash) with the adjust entry; a final row is left alone', async () => {
     const tx = await accepted(10_000_000n, 2_000_000n);
     await claim(tx, 1n, hash());
-    await settleCovered(tx, 1_000_000n, hash());
+    await settleCovered(tx, 1_000_000n, hash(), 'mined_executed');
+    expect(await path.txs.findById(tx.id)).toMatchObject({ stage: 'mined_executed', status: 'EXECUTED' });
     const canonical = hash();
     await path.txs.transaction(async (em) => {
       const locked = await path.txs.lockForSettlement(tx.id, em);
       const applied = await path.ledger.adjust(tx.userId, `tx:${tx.id}`, 400_000n, 'reorg', em);
-      await path.txs.correctSettled(tx.id, { executionTxHash: canonical, receipt: null, costMicro: locked!.costMicro! + applied, failureReason: 'reverted', stage: 'reverted' }, em);
+      const fields = { executionTxHash: canonical, receipt: null, costMicro: locked!.costMicro! + applied, failureReason: 'reverted' as const };
+      expect(await path.txs.correctSettled(tx.id, 'mined_executed', 'mined_reverted', fields, em)).toBe(true);
     });
-    expect(await path.txs.findById(tx.id)).toMatchObject({ stage: 'reverted', status: 'FAILED', costMicro: 1_400_000n, executionTxHash: canonical, failureReason: 'reverted' });
+    expect(await path.txs.findById(tx.id)).toMatchObject({ stage: 'mined_reverted', status: 'FAILED', costMicro: 1_400_000n, executionTxHash: canonical, failureReason: 'reverted' });
     expect(await balancesOf(path, tx.userId)).toEqual({ available: 8_600_000n, pending: 0n });
 
-    await path.txs.markFinalized([tx.id]);
-    await path.txs.correctSettled(tx.id, { executionTxHash: hash(), receipt: null, costMicro: 1n, failureReason: null, stage: 'executed' }, ds);
+    expect(await path.txs.markFinalized([{ id: tx.id, stage: 'mined_reverted' }])).toBe(1);
+    expect(await path.txs.findById(tx.id)).toMatchObject({ stage: 'reverted', status: 'FAILED' });
+    expect(await path.txs.correctSettled(tx.id, 'mined_reverted', 'mined_executed', { executionTxHash: hash(), receipt: null, costMicro: 1n, failureReason: null }, ds)).toBe(false);
     expect(await path.txs.findById(tx.id)).toMatchObject({ stage: 'reverted', costMicro: 1_400_000n });
     expect(await path.ledger.audit(tx.userId)).toMatchObject({ reconciles: true });
   });

@@ -9,7 +9,7 @@ import { policySettleCtes } from '../../policies/statements';
 import type { TxNotification } from '../../tx-events';
 import { outboxInsert } from '../../tx-events/statements';
 import { FeeSettings } from '../core/fees';
-import { IN_FLIGHT, Move, move, SENT, Stage, statusOf } from '../core/stage';
+import { finalityMove, IN_FLIGHT, MINED, Move, move, SENT, Stage, statusOf } from '../core/stage';
 import { deleteBroadcastsCte, markAcceptedUpdate, markMinedCte, unmarkedTxIds } from './relay-broadcast.store';
 import { CancelReason, RelayTransactionEntity } from './relay-transaction.entity';
 import { moveSet, moveWhere, payloadWithStages, STAGE_COLUMNS } from './relay-transaction.sql';
@@ -60,7 +60,7 @@ export class RelayTransactionStore extends SqlStore {
       .createQueryBuilder(RelayTransactionEntity, 't')
       .where('t.status IN (:...final)', { final: [statusOf('executed'), statusOf('failed')] });
     // Settled on chain: executed or reverted (a row failed before anything was mined cost nothing).
-    if (filter.minedOnly) q.andWhere('t.stage IN (:...mined)', { mined: ['executed', 'reverted'] });
+    if (filter.minedOnly) q.andWhere('t.stage IN (:...mined)', { mined: ['executed', 'reverted', 'mined_executed', 'mined_reverted'] });
     if (filter.until) q.andWhere('t.created_at < :until', { until: filter.until });
     if (filter.chainId !== undefined) q.andWhere('t.chain_id = :chainId', { chainId: filter.chainId });
     if (filter.since) q.andWhere('t.created_at >= :since', { since: filter.since });
@@ -285,42 +285,56 @@ export class RelayTransactionStore extends SqlStore {
   }
 
   /**
-   * Settled rows on `chainId` whose receipt's block is at or below `maxBlock` (the chain's head less
-   * its confirmation depth) and not yet taken as final, oldest block first.
+   * Mined rows on `chainId` (settled, not yet final) whose receipt's block is at or below
+   * `maxBlock` (the chain's head less its confirmation depth), oldest block first.
    */
   settledAwaitingFinality(chainId: number, maxBlock: number, limit: number): Promise<RelayTransactionEntity[]> {
     return this.manager()
       .createQueryBuilder(RelayTransactionEntity, 't')
-      .where('t.chain_id = :chainId AND t.finalized_at IS NULL AND t.receipt IS NOT NULL', { chainId })
+      .where('t.chain_id = :chainId AND t.stage IN (:...mined) AND t.receipt IS NOT NULL', { chainId, mined: [...MINED] })
       .andWhere("(t.receipt->>'blockNumber')::bigint <= :maxBlock", { maxBlock })
       .orderBy("(t.receipt->>'blockNumber')::bigint", 'ASC')
       .limit(limit)
       .getMany();
   }
 
-  /** Rows whose settled block the chain still holds at its confirmation depth: final from now on. */
-  async markFinalized(ids: string[]): Promise<number> {
-    if (ids.length === 0) return 0;
-    return (await this.rows(sql`UPDATE relay_transactions SET finalized_at = now() WHERE id = ANY(${ids}::uuid[]) AND finalized_at IS NULL RETURNING id`)).length;
+  /**
+   * Rows whose settled block the chain still holds at its confirmation depth: each moves from its
+   * mined stage to its final one (`finalityMove`), one statement per mined stage. How many moved.
+   */
+  async markFinalized(rows: ReadonlyArray<Pick<RelayTransactionEntity, 'id' | 'stage'>>): Promise<number> {
+    let moved = 0;
+    for (const from of MINED) {
+      const ids = rows.filter((r) => r.stage === from).map((r) => r.id);
+      if (ids.length === 0) continue;
+      const m = finalityMove(from);
+      moved += (await this.rows(sql`UPDATE relay_transactions SET ${moveSet(m)}, finalized_at = now() WHERE id = ANY(${ids}::uuid[]) AND ${moveWhere(m)} RETURNING id`)).length;
+    }
+    return moved;
   }
 
   /**
-   * A settled row corrected after a reorg moved its transaction, in the caller's transaction (the
-   * row locked by `lockForSettlement`): the canonical receipt and hash, the cost, and the final
-   * stage when the outcome changed. A final stage changes nowhere else: the table of moves ends
-   * there, and only the chain, read again at depth, may say the first settlement was wrong.
+   * A mined row corrected after a reorg moved its transaction, in the caller's transaction (the
+   * row locked by `lockForSettlement`): the canonical receipt and hash, the cost, and the move
+   * to the mined stage of the new outcome (`from` → `to`, a move of the table like any other;
+   * the row stays where it is when only the block or the price changed). A final row is never
+   * corrected. False when the row was not in `from`.
    */
   async correctSettled(
     txId: string,
-    fields: Pick<RelayTransactionEntity, 'executionTxHash' | 'receipt' | 'costMicro' | 'failureReason'> & { stage: Stage },
+    from: Stage,
+    to: Stage,
+    fields: Pick<RelayTransactionEntity, 'executionTxHash' | 'receipt' | 'costMicro' | 'failureReason'>,
     runner: SqlRunner,
-  ): Promise<void> {
-    const { stage, ...rest } = fields;
-    await this.rows(
-      sql`UPDATE relay_transactions SET stage = ${stage}, status = ${statusOf(stage)}, updated_at = now(), ${this.assignments(rest)}
-           WHERE id = ${txId}::uuid AND finalized_at IS NULL`,
+  ): Promise<boolean> {
+    const stays = from === to && MINED.includes(from);
+    const m = stays ? null : move(to, [from]);
+    const rows = await this.rows(
+      sql`UPDATE relay_transactions SET ${m ? moveSet(m) : sql`updated_at = now()`}, ${this.assignments(fields)}
+           WHERE id = ${txId}::uuid AND ${m ? moveWhere(m) : sql`stage = ${from}`} RETURNING id`,
       runner,
     );
+    return rows.length > 0;
   }
 
   /**

@@ -1,0 +1,43 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { RelayTransactionStore } from '../../store/relay-transaction.store';
+
+/** How long acceptances wait to be written together. */
+const FLUSH_MS = 50;
+
+/**
+ * Marks broadcasts as accepted by the node (relay_broadcasts.broadcast_at, and the row's stage
+ * signed → broadcast), many in one statement:
+ * under load a statement per transaction only for this record cost as much as settling it.
+ * The mark is informational (null = signed, acceptance not recorded yet); settlement marks the
+ * mined broadcast itself, so a mark lost in a crash is restored for everything that is mined.
+ */
+@Injectable()
+export class BroadcastMarks implements OnModuleDestroy {
+  private readonly logger = new Logger(BroadcastMarks.name);
+  private pending: string[] = [];
+  private timer?: NodeJS.Timeout;
+
+  constructor(private readonly txs: RelayTransactionStore) {}
+
+  accepted(hash: string): void {
+    this.pending.push(hash);
+    this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
+  }
+
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const hashes = this.pending;
+    this.pending = [];
+    if (hashes.length === 0) return;
+    try {
+      await this.txs.markBroadcast(hashes);
+    } catch (err) {
+      this.logger.warn(`could not mark ${hashes.length} broadcast(s) as accepted: ${(err as Error).message}`);
+    }
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.flush();
+  }
+}

@@ -1,0 +1,39 @@
+import { keccak256 } from 'ethers';
+import { FeeSettings } from '../../core/fees';
+import { RelaySigner } from '../../core/signer-pool.service';
+import { signedRequest } from '../../core/signed-request';
+import { RelayTransactionEntity } from '../../store/relay-transaction.entity';
+import { SignedTx } from '../../store/relay-broadcast.store';
+
+/** A signature of the row just stored: what it changed on the row (its sender, nonce, hash and fees). */
+export interface Signature extends SignedTx {
+  sender: string;
+  nonce: bigint;
+  fees: FeeSettings;
+}
+
+export async function signRow(signer: RelaySigner, tx: RelayTransactionEntity, fees: FeeSettings, nonce: bigint): Promise<SignedTx> {
+  const raw = await signer.signTransaction(signedRequest(tx, fees, nonce));
+  return { raw, hash: keccak256(raw) };
+}
+
+/**
+ * The row as the statement that stored `sig` left it, as a new object: the caller's copy is
+ * never edited, and the tracker and settlement get a row they need not read again.
+ * `replacement`: the signature replaced another at the same nonce, so its fees are the row's.
+ */
+export function withSignature(tx: RelayTransactionEntity, sig: Signature, replacement: boolean): RelayTransactionEntity {
+  const fees = replacement ? feeColumns(sig.fees) : {};
+  return copyOf(tx, { sender: sig.sender.toLowerCase(), nonce: sig.nonce, executionTxHash: sig.hash, stage: tx.stage === 'accepted' ? 'signed' : tx.stage, ...fees });
+}
+
+/** A copy of the row with `changes` (same prototype). */
+export function copyOf(tx: RelayTransactionEntity, changes: Partial<RelayTransactionEntity>): RelayTransactionEntity {
+  return Object.assign(Object.create(Object.getPrototypeOf(tx)) as RelayTransactionEntity, tx, changes);
+}
+
+function feeColumns(fees: FeeSettings): Partial<RelayTransactionEntity> {
+  return fees.type === 'legacy'
+    ? { gasPrice: fees.gasPrice.toString(), maxFeePerGas: null, maxPriorityFeePerGas: null }
+    : { gasPrice: null, maxFeePerGas: fees.maxFeePerGas.toString(), maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString() };
+}

@@ -1,0 +1,154 @@
+import { Logger } from '@nestjs/common';
+import { build } from '../../../../../test/fakes/build';
+import { LedgerService, LowBalanceMonitor } from '../../../accounts';
+import { ChainRegistry } from '../../../chains';
+import { PolicyStore } from '../../../policies';
+import { PricingService } from '../../../pricing';
+import { TxNotification, TxStatusPublisher } from '../../../tx-events';
+import type { MinedReceipt } from '../../core/mined-receipt';
+import { RelayBroadcastStore } from '../../store/relay-broadcast.store';
+import { RelayTransactionEntity } from '../../store/relay-transaction.entity';
+import { RelayTransactionStore } from '../../store/relay-transaction.store';
+import { SettlementService } from './settlement.service';
+
+/**
+ * SettlementService's decisions without a database: which path a mined receipt takes (the one
+ * covered statement or the general transaction), what it charges and announces. The statements
+ * themselves run against PostgreSQL in relay-transaction.store.spec.ts and the ledger's spec.
+ */
+describe('SettlementService', () => {
+  beforeAll(() => Logger.overrideLogger(false));
+  // 21,000 gas at 1 gwei = 2.1e13 wei; at 2,000 USD per ETH that is 42,000 micro-USD.
+  const COST = 42_000n;
+  const stamps = { created_at: new Date(), signed_at: new Date(), broadcast_at: new Date(), mined_at: new Date(), settled_at: new Date() };
+
+  function setup(row: Partial<RelayTransactionEntity>) {
+    const tx = Object.assign(new RelayTransactionEntity(), {
+      id: '0b7c2f4e-9d1a-4c3b-8e2f-1a2b3c4d5e6f',
+      userId: 'a1b2c3d4-0000-4000-8000-000000000001',
+      chainId: 31337,
+      stage: 'broadcast',
+      status: 'PENDING',
+      transactionType: 'flash',
+      to: '0x00000000000000000000000000000000000000aa',
+      value: '0',
+      fundingCostWei: '0',
+      nonce: 5n,
+      estimatedCostMicro: 100_000n,
+      createdAt: new Date(Date.now() - 5_000),
+      signedAt: new Date(),
+      broadcastAt: new Date(),
+      cancelReason: null,
+      origin: null,
+      ...row,
+    });
+    const { unit, get } = build(SettlementService, {
+      provide: [
+        // A chain with confirmations settles into the mined stages; finality moves them on at depth.
+        [ChainRegistry, { get: () => ({ chainId: 31337, nativeCurrency: { decimals: 18 }, confirmations: 1 }) }],
+        [PricingService, { nativeUsd: async () => ({ usd: 2_000, source: 'static', at: Date.now() }) }],
+      ],
+    });
+    const txs = get(RelayTransactionStore);
+    const em = { manager: 'the transaction' };
+    txs.findById.mockResolvedValue(tx);
+    txs.settleCovered.mockResolvedValue({ ...stamps, low_balance_due: false });
+    txs.transaction.mockImplementation(async (fn) => fn(em as never));
+    txs.lockForSettlement.mockResolvedValue(tx);
+    txs.finish.mockResolvedValue(stamps);
+    get(TxStatusPublisher).record.mockImplementation(async (_em, row, previous) => ({ txId: row.id, userId: row.userId, status: row.status, previousStatus: previous }) as TxNotification);
+    return { unit, get, tx, txs, em };
+  }
+
+  const receipt = (overrides: Partial<MinedReceipt> = {}): MinedReceipt => ({
+    transactionHash: `0x${'ab'.repeat(32)}`,
+    blockNumber: 10,
+    blockHash: `0x${'cd'.repeat(32)}`,
+    status: 1,
+    from: '0x00000000000000000000000000000000000000f0',
+    to: '0x00000000000000000000000000000000000000aa',
+    gasUsed: 21_000n,
+    effectiveGasPrice: 1_000_000_000n,
+    l1Fee: 0n,
+    contractAddress: null,
+    logs: 0,
+    ...overrides,
+  });
+
+  it('covered: a cost within the reservation settles in the ONE statement and announces EXECUTED', async () => {
+    const { unit, get, tx, txs } = setup({});
+    await unit.settleMined(tx.id, receipt(), tx);
+    expect(txs.settleCovered).toHaveBeenCalledTimes(1);
+    const [row, m, fields, notification] = txs.settleCovered.mock.calls[0];
+    expect(row).toBe(tx);
+    expect(m).toMatchObject({ to: 'mined_executed', status: 'EXECUTED' });
+    expect(fields).toMatchObject({ costMicro: COST, isAccountCharged: true, failureReason: null, nativePriceUsd: '2000.000000' });
+    expect(notification).toMatchObject({ status: 'EXECUTED', previousStatus: 'PENDING', costUSD: 0.042 });
+    expect(txs.transaction).not.toHaveBeenCalled();
+    expect(get(LedgerService).settle).not.toHaveBeenCalled();
+    expect(get(TxStatusPublisher).publish).toHaveBeenCalledWith('status', notification, null);
+    // The statement said no low-balance transition is due: no further read.
+    expect(get(LowBalanceMonitor).check).not.toHaveBeenCalled();
+  });
+
+  it('over-reservation: a cost above the reservation takes the general path, charging the whole cost in one transaction', async () => {
+    const { unit, get, tx, txs, em } = setup({ estimatedCostMicro: 10_000n });
+    await unit.settleMined(tx.id, receipt(), tx);
+    expect(txs.settleCovered).not.toHaveBeenCalled();
+    expect(txs.finish).toHaveBeenCalledWith(tx.id, expect.objectContaining({ to: 'mined_executed' }), expect.objectContaining({ costMicro: COST }), receipt().transactionHash, em);
+    expect(get(LedgerService).settle).toHaveBeenCalledWith(tx.userId, `tx:${tx.id}`, COST, em);
+    expect(get(LedgerService).applyCounters).toHaveBeenCalledWith(em, tx.userId, expect.objectContaining({ success: true }));
+    expect(get(PolicyStore).settle).toHaveBeenCalledWith(em, tx, COST);
+    expect(get(TxStatusPublisher).record).toHaveBeenCalledWith(em, tx, 'PENDING');
+    expect(get(TxStatusPublisher).publish).toHaveBeenCalledWith('status', expect.objectContaining({ status: 'EXECUTED' }), null);
+    expect(get(LowBalanceMonitor).check).toHaveBeenCalledWith(tx.userId);
+  });
+
+  it('cancellation won: the relay’s 0-value self-transfer was mined, so FAILED (cancelled), charged its gas only', async () => {
+    const { unit, get, tx, txs } = setup({ value: '1000000000000000000', cancelReason: 'cancelled' });
+    get(RelayBroadcastStore).kindOf.mockResolvedValue('cancel');
+    const self = '0x00000000000000000000000000000000000000f0';
+    await unit.settleMined(tx.id, receipt({ from: self, to: self }), tx);
+    const [, m, fields, notification] = txs.settleCovered.mock.calls[0];
+    expect(m).toMatchObject({ to: 'mined_cancelled', status: 'FAILED' });
+    // The call's 1 ETH value was never sent: only the cancellation's gas is charged.
+    expect(fields).toMatchObject({ costMicro: COST, failureReason: 'cancelled', revertReason: null });
+    expect(fields.error).toContain('cancellation at nonce 5 was mined');
+    expect(notification).toMatchObject({ status: 'FAILED', failureReason: 'cancelled' });
+  });
+
+  it('the original mined instead of the cancellation: EXECUTED, with its value charged', async () => {
+    const { unit, get, tx, txs } = setup({ value: '10000000000000', cancelReason: 'cancelled', estimatedCostMicro: 1_000_000n });
+    get(RelayBroadcastStore).kindOf.mockResolvedValue('call');
+    await unit.settleMined(tx.id, receipt(), tx);
+    const [, m, fields] = txs.settleCovered.mock.calls[0];
+    expect(m).toMatchObject({ to: 'mined_executed' });
+    // 1e13 wei of value at 2,000 USD is 20,000 micro-USD on top of the gas.
+    expect(fields).toMatchObject({ costMicro: COST + 20_000n, failureReason: null });
+  });
+
+  it('already final: a receipt for a settled row writes and announces nothing', async () => {
+    const { unit, get, tx, txs } = setup({ status: 'EXECUTED', stage: 'executed' });
+    await unit.settleMined(tx.id, receipt());
+    expect(txs.settleCovered).not.toHaveBeenCalled();
+    expect(txs.transaction).not.toHaveBeenCalled();
+    expect(get(TxStatusPublisher).publish).not.toHaveBeenCalled();
+  });
+
+  it('finished in between: the general path finds the row final under its lock and leaves it alone', async () => {
+    const { unit, get, tx, txs } = setup({ estimatedCostMicro: 10_000n });
+    txs.lockForSettlement.mockResolvedValue(Object.assign(new RelayTransactionEntity(), { ...tx, stage: 'executed', status: 'EXECUTED' }));
+    await unit.settleMined(tx.id, receipt(), tx);
+    expect(txs.finish).not.toHaveBeenCalled();
+    expect(get(LedgerService).settle).not.toHaveBeenCalled();
+    expect(get(TxStatusPublisher).publish).not.toHaveBeenCalled();
+  });
+
+  it('failUnsent releases the whole reservation when no top-up was spent', async () => {
+    const { unit, get, tx, em } = setup({ stage: 'accepted' });
+    expect(await unit.failUnsent(tx.id, 'node refused')).toBe(true);
+    expect(get(LedgerService).release).toHaveBeenCalledWith(tx.userId, `tx:${tx.id}`, em);
+    expect(get(LedgerService).settle).not.toHaveBeenCalled();
+    expect(get(PolicyStore).settle).toHaveBeenCalledWith(em, expect.objectContaining({ id: tx.id, status: 'FAILED', failureReason: 'not_sent' }), 0n);
+  });
+});

@@ -1,0 +1,251 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { toQuantity } from 'ethers';
+import { EntityManager } from 'typeorm';
+import { AccountCounters, LedgerService, LowBalanceMonitor } from '../../../accounts';
+import { ChainRegistry } from '../../../chains';
+import { MetricsService } from '../../../metrics';
+import { PolicyStore } from '../../../policies';
+import { PricingService, recordedPrice } from '../../../pricing';
+import { notificationFor, stagesOf, TxNotification, TxStatusPublisher } from '../../../tx-events';
+import { confirmationsOf } from '../../core/confirmations';
+import { weiToMicroUsd } from '../../core/fees';
+import { MinedReceipt, receiptJson } from '../../core/mined-receipt';
+import { ReorgCorrection } from '../../core/reorg-correction';
+import { decodeRevertData, revertDataOf } from '../../core/revert-decoder';
+import { countersFor, minedCostWei } from '../../core/settlement-math';
+import { IN_FLIGHT, MINED, minedOutcome, Move, move, SENT, settledStage, Stage, statusOf } from '../../core/stage';
+import { RelayBroadcastStore } from '../../store/relay-broadcast.store';
+import { FailureReason, RelayTransactionEntity } from '../../store/relay-transaction.entity';
+import { applyStamps, RelayTransactionStore, SettledFields } from '../../store/relay-transaction.store';
+import { KeySlots } from '../keys/key-slots.service';
+
+/**
+ * Moves an in-flight transaction to its final stage (executed, reverted, failed) with, in ONE
+ * database transaction or statement: the ledger settlement (actual cost charged, rest released)
+ * or release, account counters, the row, and the status event. Idempotent: the stage move's
+ * WHERE leaves a transaction that is already final alone.
+ */
+@Injectable()
+export class SettlementService {
+  private readonly logger = new Logger(SettlementService.name);
+
+  constructor(
+    private readonly txs: RelayTransactionStore,
+    private readonly broadcasts: RelayBroadcastStore,
+    private readonly ledger: LedgerService,
+    private readonly pricing: PricingService,
+    private readonly chains: ChainRegistry,
+    private readonly publisher: TxStatusPublisher,
+    private readonly metrics: MetricsService,
+    private readonly lowBalance: LowBalanceMonitor,
+    private readonly slots: KeySlots,
+    private readonly policies: PolicyStore,
+  ) {}
+
+  /**
+   * A mined receipt: EXECUTED (status 1) or FAILED (reverted on chain; the gas is still charged).
+   * `known` may be the sender's in-memory row: what the cost is computed from (value, type,
+   * top-up cost) does not change after the send, and the statement itself checks the status.
+   */
+  async settleMined(txId: string, receipt: MinedReceipt, known?: RelayTransactionEntity): Promise<void> {
+    const seenAt = Date.now();
+    this.receiptSeen(txId);
+    let tx = known ?? (await this.txs.findById(txId));
+    if (!tx || !IN_FLIGHT.includes(tx.stage)) return;
+    const sentAt = tx.broadcastAt ?? tx.signedAt;
+    if (sentAt) this.metrics.observeStage(tx.chainId, 'inclusion', sentAt.getTime(), tx.id);
+    const cancellation = await this.isCancellation(tx, receipt);
+    // The cancel reason is written after the sender's copy was taken: read it from the row.
+    if (cancellation && !tx.cancelReason) tx = (await this.txs.findById(txId)) ?? tx;
+    // A chain taken as seen (0 confirmations) has nothing to follow: final now; else mined, followed to depth (SettledFinality).
+    const final = confirmationsOf(this.chains.get(tx.chainId)) === 0;
+    const m = move(settledStage(minedOutcome(receipt.status, cancellation), final), SENT);
+    const revertReason = cancellation || receipt.status === 1 ? null : await this.revertReason(tx, receipt);
+    // A mined cancellation sent nothing of the call: its gas is what the account pays.
+    const { micro: costMicro, nativePriceUsd } = await this.minedCost(cancellation ? { ...tx, value: '0' } : tx, receipt);
+    const fields: SettledFields = {
+      executionTxHash: receipt.transactionHash,
+      costMicro,
+      nativePriceUsd,
+      isAccountCharged: true,
+      receipt: receiptJson(receipt),
+      revertReason,
+      error: cancellation ? `${tx.cancelReason ?? 'cancelled'}: the cancellation at nonce ${tx.nonce} was mined` : revertReason,
+      latencyMs: Date.now() - tx.createdAt.getTime(),
+      failureReason: cancellation ? (tx.cancelReason ?? 'cancelled') : receipt.status === 1 ? null : 'reverted',
+      ...(final ? { finalizedAt: new Date() } : {}),
+    };
+    const success = cancellation ? null : m.status === 'EXECUTED';
+    // The usual case, the worst-case estimate covers the cost: the whole settlement is one statement.
+    if (costMicro <= tx.estimatedCostMicro) {
+      const finished = Object.assign(Object.create(Object.getPrototypeOf(tx)) as RelayTransactionEntity, tx, fields, { status: m.status, stage: m.to });
+      const notification = notificationFor(finished, 'PENDING');
+      const stamps = await this.txs.settleCovered(tx, m, fields, notification, countersFor(tx, costMicro, success));
+      if (stamps) {
+        // The event carries the times the statement wrote, as the outbox row does.
+        notification.stages = stagesOf(applyStamps(finished, stamps));
+        this.metrics.observeStage(tx.chainId, 'settlement', seenAt, tx.id);
+        // The statement said whether the account crossed its low-balance threshold: no statement more per settlement.
+        await this.announce(notification, fields.latencyMs ?? 0, tx, stamps.low_balance_due === true);
+        return;
+      }
+      // Not settled: someone else finished it in between, or it needs the general path below.
+    }
+    await this.finish(txId, m, receipt.transactionHash, async () => ({
+      fields,
+      chargedMicro: costMicro,
+      success,
+      // Only a cost above the reservation gets here (or a row finished meanwhile, which `finish` skips).
+      charge: async (em, locked, counters) => {
+        await this.ledger.settle(locked.userId, `tx:${locked.id}`, costMicro, em);
+        await this.ledger.applyCounters(em, locked.userId, counters);
+      },
+    }));
+    this.metrics.observeStage(tx.chainId, 'settlement', seenAt, tx.id);
+  }
+
+  /**
+   * A receipt of the row is on chain: the move out of the sent stages is this class's to make,
+   * and the row's in-flight key slot goes with it, now (its nonce no longer occupies the sender's
+   * pending pool, whatever settlement finds), before the settlement, which may queue.
+   */
+  receiptSeen(txId: string): void {
+    this.slots.release(txId);
+  }
+
+  /**
+   * A settled row whose transaction a reorg moved (another block, price or outcome): in ONE
+   * database transaction, the row under its lock (left alone when it no longer holds the receipt
+   * `row` was read with: another pass corrected it first), its canonical receipt, hash, cost and
+   * stage, an `adjust` ledger entry for the difference in cost, and a status event when the
+   * outcome changed. The difference is priced at today's native price on both sides, so it is
+   * the gas difference alone. False when nothing was written.
+   */
+  async correctAfterReorg(row: RelayTransactionEntity, receipt: MinedReceipt, c: ReorgCorrection): Promise<boolean> {
+    const deltaMicro = (await this.toMicro(row.chainId, c.canonicalWei)) - (await this.toMicro(row.chainId, c.recordedWei));
+    let notification: TxNotification | null = null;
+    let written: RelayTransactionEntity | null = null;
+    await this.txs.transaction(async (em) => {
+      const locked = await this.txs.lockForSettlement(row.id, em);
+      // Final at depth (a final stage never changes), or corrected by another pass first.
+      if (!locked || !MINED.includes(locked.stage) || locked.receipt?.blockHash !== row.receipt?.blockHash || locked.executionTxHash !== row.executionTxHash) return;
+      const memo = `reorg: ${receipt.transactionHash} now in block ${receipt.blockNumber} (${receipt.blockHash}), was ${row.receipt?.blockHash ?? 'unknown'}`;
+      const applied = await this.ledger.adjust(locked.userId, `tx:${locked.id}`, deltaMicro, memo, em);
+      const previous = locked.status;
+      const fields = { executionTxHash: receipt.transactionHash, receipt: receiptJson(receipt), costMicro: (locked.costMicro ?? 0n) + applied, failureReason: c.failureReason };
+      // The row is locked in a mined stage: a statement that moves nothing is a bug, and rolls the adjustment back.
+      if (!(await this.txs.correctSettled(locked.id, locked.stage, c.stage, fields, em))) throw new Error(`reorg correction of ${locked.id} (${locked.stage} → ${c.stage}) wrote nothing`);
+      written = Object.assign(locked, fields, { stage: c.stage, status: statusOf(c.stage) });
+      if (written.status !== previous) notification = await this.publisher.record(em, written, previous);
+    });
+    if (!written) return false;
+    const w = written as RelayTransactionEntity;
+    this.logger.warn(`tx ${w.id} corrected after a reorg: ${w.status} ${receipt.transactionHash} in block ${receipt.blockNumber}, charge ${deltaMicro >= 0n ? '+' : ''}${deltaMicro} micro-USD`);
+    if (notification) await this.publisher.publish('status', notification, w.origin);
+    // The adjustment moved the balance: it may have crossed the account's low-balance threshold.
+    await this.lowBalance.check(w.userId);
+    return true;
+  }
+
+  /** A 0-value self-transfer at the row's nonce that the relay signed to cancel it (checked against the broadcast's kind). */
+  private async isCancellation(tx: RelayTransactionEntity, receipt: MinedReceipt): Promise<boolean> {
+    if (tx.transactionType === 'funding-signed' || !receipt.to || receipt.to !== receipt.from) return false;
+    return (await this.broadcasts.kindOf(receipt.transactionHash)) === 'cancel';
+  }
+
+  /** The mined cost in micro-USD and the native price it was converted at (the record's `nativePriceUsd`). */
+  private async minedCost(tx: Pick<RelayTransactionEntity, 'chainId' | 'transactionType' | 'value' | 'fundingCostWei'>, receipt: MinedReceipt): Promise<{ micro: bigint; nativePriceUsd: string }> {
+    const price = await this.pricing.nativeUsd(tx.chainId);
+    return { micro: weiToMicroUsd(minedCostWei(tx, receipt), price.usd, this.chains.get(tx.chainId).nativeCurrency.decimals), nativePriceUsd: recordedPrice(price) };
+  }
+
+  /**
+   * Never mined (refused by the node, retries exhausted): the transaction itself costs
+   * nothing, but top-up transfers already made for it were spent and are charged.
+   */
+  async failUnsent(txId: string, error: string, reason: FailureReason = 'not_sent', from: readonly Stage[] = IN_FLIGHT): Promise<boolean> {
+    const failed = await this.finish(txId, move('failed', from), null, async (tx) => {
+      const spentWei = BigInt(tx.fundingCostWei);
+      const price = spentWei > 0n ? await this.pricing.nativeUsd(tx.chainId) : null;
+      const spentMicro = price ? weiToMicroUsd(spentWei, price.usd, this.chains.get(tx.chainId).nativeCurrency.decimals) : 0n;
+      return {
+        fields: { costMicro: spentMicro, nativePriceUsd: price ? recordedPrice(price) : null, isAccountCharged: spentMicro > 0n, error: error.slice(0, 1000), failureReason: reason },
+        chargedMicro: spentMicro,
+        success: reason === 'cancelled' || reason === 'expired' ? null : false,
+        charge: async (em, locked, counters) => {
+          if (spentMicro > 0n) await this.ledger.settle(locked.userId, `tx:${locked.id}`, spentMicro, em);
+          else await this.ledger.release(locked.userId, `tx:${locked.id}`, em);
+          await this.ledger.applyCounters(em, locked.userId, counters);
+        },
+      };
+    });
+    // Failed here: whatever it held of a key's in-flight slots is free (a row in another stage keeps its slot).
+    if (failed) this.slots.release(txId);
+    return failed;
+  }
+
+  /**
+   * ONE database transaction: the row under its own lock (which also serialises settlements of
+   * one transaction; a row in a stage the move does not start from is left alone), its update
+   * and status event, then
+   * the account: the ledger movement with the daily amount and breaker streak, last, so the
+   * account row is locked from there to commit only.
+   */
+  private async finish(txId: string, m: Move, minedHash: string | null, outcome: (tx: RelayTransactionEntity) => Promise<Outcome>): Promise<boolean> {
+    let row: RelayTransactionEntity | undefined;
+    const notification = await this.txs.transaction(async (em): Promise<TxNotification | null> => {
+      const tx = await this.txs.lockForSettlement(txId, em);
+      if (!tx || !m.from.includes(tx.stage)) return null;
+      const { fields, chargedMicro, charge, success } = await outcome(tx);
+      const latencyMs = Date.now() - tx.createdAt.getTime();
+      Object.assign(tx, fields, { status: m.status, stage: m.to, latencyMs });
+      const stamps = await this.txs.finish(txId, m, { ...fields, latencyMs }, minedHash, em);
+      if (stamps) applyStamps(tx, stamps);
+      const notification = await this.publisher.record(em, tx, 'PENDING');
+      await charge(em, tx, countersFor(tx, chargedMicro, success));
+      // Its sponsoring policy counts what was charged instead of what was reserved.
+      await this.policies.settle(em, tx, chargedMicro);
+      row = tx;
+      return notification;
+    });
+    if (notification && row) await this.announce(notification, row.latencyMs ?? 0, row);
+    return notification !== null;
+  }
+
+  /**
+   * After commit: metrics, the Redis signal (sync waiters, sockets), the account's low-balance
+   * check (`lowBalanceDue`: only when the settlement left a transition to make), the log line.
+   */
+  private async announce(notification: TxNotification, latencyMs: number, tx: Pick<RelayTransactionEntity, 'origin'>, lowBalanceDue = true): Promise<void> {
+    this.metrics.countTerminal(notification.chainId, notification.status, latencyMs);
+    await this.publisher.publish('status', notification, tx.origin);
+    if (lowBalanceDue) await this.lowBalance.check(notification.userId);
+    this.logger.log(`tx ${notification.txId} ${notification.status}${notification.executionTxHash ? ` ${notification.executionTxHash}` : ''}`);
+  }
+
+  private async toMicro(chainId: number, wei: bigint): Promise<bigint> {
+    const price = await this.pricing.nativeUsd(chainId);
+    return weiToMicroUsd(wei, price.usd, this.chains.get(chainId).nativeCurrency.decimals);
+  }
+
+  /** Best effort: replays the call on the parent block to read why it reverted. */
+  private async revertReason(tx: RelayTransactionEntity, receipt: MinedReceipt): Promise<string> {
+    try {
+      await this.chains.provider(tx.chainId).send('eth_call', [
+        { from: receipt.from, to: tx.to, data: tx.callData, value: toQuantity(BigInt(tx.value)), gas: toQuantity(BigInt(tx.gasLimit ?? '30000000')) },
+        toQuantity(Math.max(receipt.blockNumber - 1, 0)),
+      ]);
+      return 'execution reverted on chain (the call succeeds when replayed on the parent block)';
+    } catch (err) {
+      return decodeRevertData(revertDataOf(err));
+    }
+  }
+}
+
+interface Outcome {
+  fields: Partial<SettledFields>;
+  chargedMicro: bigint;
+  /** The breaker's view: true executed, false failed, null ended by the client or its deadline. */
+  success: boolean | null;
+  charge: (em: EntityManager, tx: RelayTransactionEntity, counters: AccountCounters) => Promise<void>;
+}

@@ -1,0 +1,304 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { toQuantity } from 'ethers';
+import { AppConfig } from '../../../../config/app-config';
+import { ChainRegistry } from '../../../chains';
+import type { RelayTransactionEntity } from '../../store/relay-transaction.entity';
+import { fromRpcReceipt, MinedReceipt } from '../../core/mined-receipt';
+import { SettlementService } from '../settle/settlement.service';
+
+interface MinedTx {
+  txId: string;
+  receipt: MinedReceipt;
+  known?: RelayTransactionEntity;
+}
+
+interface ChainWatch {
+  hashes: Map<string, string>; // hash -> txId
+  byTx: Map<string, Set<string>>;
+  /** The sender's copy of the row, when it handed one over: settlement then reads nothing. */
+  rows: Map<string, RelayTransactionEntity>;
+  cursor: number; // last block scanned
+  /** A track() during a scan that needs blocks from here on (the scan in progress would overwrite the cursor). */
+  rewindTo?: number;
+  /** A track() on an empty watch during a scan: the scan goes on from here, not from where it was. */
+  restartAt?: number;
+  /** Recently read blocks and when their receipts arrived (the first time), oldest first. */
+  read: Array<{ block: number; at: number }>;
+  timer?: NodeJS.Timeout;
+  dueAt: number;
+  busy: boolean;
+  /** A kick arrived while a poll was running: poll again right after it. */
+  rerun: boolean;
+  /** When the last broadcast was handed over: polling is fast right after it and slows down with time. */
+  kickedAt: number;
+}
+
+/**
+ * After a broadcast the chain is polled every KICK_MS for FAST_WINDOW_MS: instant-mining and
+ * flash-blocks chains include it within milliseconds (more under load), and the regular
+ * interval would add up to a whole period of latency. Past the window the delay grows with the
+ * time since the broadcast (a quarter of it) up to RELAY_HEAD_POLL_MS and the chain's interval.
+ * A poll is one eth_blockNumber; receipts are fetched only when the head moved, so reading the
+ * head every few tens of milliseconds finds a new block that much after it arrives (at 1 s blocks
+ * the old cap, the 250 ms interval, left EXECUTED ~120 ms behind the block).
+ */
+const KICK_MS = 5;
+const FAST_WINDOW_MS = 150;
+/**
+ * Settlements run this many at a time (each is a statement; one at a time they queued behind
+ * each other). Few, so they do not take every database connection at the block boundary, when
+ * the sends for the next block need them most.
+ */
+const SETTLE_PARALLEL = 4;
+/**
+ * Receipts found and not yet settled past which the tracker reads no further block until
+ * settlement catches up: settlement is handed over, not awaited, but cannot fall behind without
+ * bound (each waiting one holds its receipt and row in memory).
+ */
+const SETTLE_BACKLOG = 256;
+/**
+ * Blocks whose receipts are read at once when the tracker is behind (instant mining makes a
+ * block per transaction or two under load); one at a time, the tracker fell behind the sends and
+ * their in-flight slots waited for it.
+ */
+const FETCH_PARALLEL = 4;
+/** A head read this recently is a safe lower bound for a transaction about to be broadcast. */
+const HEAD_FRESH_MS = 1_000;
+
+/**
+ * Watches the chains for the transactions this worker broadcast: one eth_getBlockReceipts
+ * per new block instead of one receipt call per transaction, polled fast on flash-blocks
+ * chains. A transaction this process forgets (restart) is found again by the reconciler.
+ *
+ * A found receipt frees the transaction's in-flight slot at once and is handed to settlement,
+ * SETTLE_PARALLEL at a time, while the tracker goes on to the next block: when the scan awaited
+ * each block's settlements, the slots of every later block waited for them too, and with the
+ * in-flight bound reached the sends went at the pace of one settlement statement per block.
+ */
+@Injectable()
+export class ReceiptTracker implements OnModuleDestroy {
+  private readonly logger = new Logger(ReceiptTracker.name);
+  private readonly watches = new Map<number, ChainWatch>();
+  private readonly heads = new Map<number, { block: number; at: number }>();
+  /** Found receipts waiting for a settlement slot, oldest first. */
+  private waitingSettlement: MinedTx[] = [];
+  /** Transactions handed to settlement (waiting or running): still this process's to finish. */
+  private readonly settling = new Set<string>();
+  private readonly running = new Set<Promise<void>>();
+  /** Scans waiting for the settlement backlog to shrink. */
+  private drained: Array<() => void> = [];
+  private stopped = false;
+
+  constructor(
+    private readonly chains: ChainRegistry,
+    private readonly settlement: SettlementService,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Starts watching `hash` from `fromBlock` (the block number seen just before broadcasting).
+   * `sentAt` (performance.now()), for a signature first broadcast at that moment: no block whose receipts this
+   * tracker had read before then can hold it, so the scan does not go back past those (the head
+   * seen before the broadcast is older under load, and reading its blocks again slowed the
+   * tracker down that much more).
+   */
+  track(chainId: number, txId: string, hash: string, fromBlock: number, known?: RelayTransactionEntity, sentAt?: number): void {
+    let watch = this.watches.get(chainId);
+    if (!watch) {
+      watch = { hashes: new Map(), byTx: new Map(), rows: new Map(), cursor: fromBlock - 1, dueAt: 0, busy: false, rerun: false, kickedAt: 0, read: [] };
+      this.watches.set(chainId, watch);
+    }
+    if (sentAt !== undefined) fromBlock = Math.max(fromBlock, readBefore(watch, sentAt) + 1);
+    // An idle watch restarts from this transaction's block; a busy one never skips back past it,
+    // including while a scan is running (it rescans from there when it has read the block it is on).
+    if (watch.hashes.size === 0) {
+      watch.cursor = fromBlock - 1;
+      if (watch.busy) watch.restartAt = fromBlock - 1;
+    } else if (fromBlock - 1 < watch.cursor) {
+      watch.cursor = fromBlock - 1;
+      if (watch.busy) watch.rewindTo = Math.min(watch.rewindTo ?? Infinity, fromBlock - 1);
+    }
+    const lower = hash.toLowerCase();
+    watch.hashes.set(lower, txId);
+    const set = watch.byTx.get(txId) ?? new Set<string>();
+    set.add(lower);
+    watch.byTx.set(txId, set);
+    if (known?.id === txId) watch.rows.set(txId, known);
+    if (watch.busy) watch.rerun = true;
+    watch.kickedAt = Date.now();
+    this.schedule(chainId, watch, KICK_MS);
+  }
+
+  /**
+   * A block number at or below the chain's head, for a broadcast's `fromBlock`: the last head a
+   * poll saw when it is fresh (under load the tracker polls constantly, so a send costs no extra
+   * RPC), else read now. Any transaction broadcast after the read lands in a later block.
+   */
+  async headHint(chainId: number): Promise<number> {
+    const seen = this.heads.get(chainId);
+    if (seen && Date.now() - seen.at < HEAD_FRESH_MS) return seen.block;
+    const block = await this.chains.provider(chainId).getBlockNumber();
+    this.noteHead(chainId, block);
+    return block;
+  }
+
+  /** True while broadcasts just went out on the chain, so it is polled every few milliseconds. */
+  isPollingFast(chainId: number): boolean {
+    const watch = this.watches.get(chainId);
+    return !!watch && watch.hashes.size > 0 && Date.now() - watch.kickedAt < FAST_WINDOW_MS;
+  }
+
+  isTracking(txId: string): boolean {
+    if (this.settling.has(txId)) return true;
+    for (const watch of this.watches.values()) if (watch.byTx.has(txId)) return true;
+    return false;
+  }
+
+  /**
+   * Settles a receipt found elsewhere (fast path right after broadcast, reconciler). `known` is
+   * the caller's copy of the row when it has one, which saves settlement a read.
+   */
+  async found(chainId: number, receipt: MinedReceipt, known?: RelayTransactionEntity, ofTx?: string): Promise<void> {
+    const watch = this.watches.get(chainId);
+    const txId = ofTx ?? watch?.hashes.get(receipt.transactionHash);
+    const row = known?.id === txId ? known : txId ? watch?.rows.get(txId) : undefined;
+    if (watch && txId) this.forget(watch, txId);
+    if (txId) await this.settlement.settleMined(txId, receipt, row);
+  }
+
+  /** Settlements already running finish; waiting ones are left to the reconciler, as any receipt this process did not settle. */
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    for (const watch of this.watches.values()) clearTimeout(watch.timer);
+    this.waitingSettlement = [];
+    for (const wake of this.drained.splice(0)) wake();
+    await Promise.all([...this.running]);
+  }
+
+  /** Polls after `delay` (default: the chain's interval), or sooner if a poll is already due sooner. */
+  private schedule(chainId: number, watch: ChainWatch, delay?: number): void {
+    if (this.stopped) return;
+    const interval = delay ?? this.interval(chainId);
+    if (watch.timer && watch.dueAt <= Date.now() + interval) return;
+    clearTimeout(watch.timer);
+    watch.dueAt = Date.now() + interval;
+    watch.timer = setTimeout(() => {
+      watch.timer = undefined;
+      void this.tick(chainId, watch).finally(() => {
+        const again = watch.rerun;
+        watch.rerun = false;
+        if (watch.hashes.size > 0) this.schedule(chainId, watch, again ? KICK_MS : this.backoff(chainId, watch));
+      });
+    }, interval);
+  }
+
+  /** KICK_MS right after a broadcast, then a quarter of the time since it, up to the head poll and the chain's interval. */
+  private backoff(chainId: number, watch: ChainWatch): number {
+    const since = Date.now() - watch.kickedAt;
+    if (since < FAST_WINDOW_MS) return KICK_MS;
+    const headPoll = this.config.RELAY_HEAD_POLL_MS > 0 ? this.config.RELAY_HEAD_POLL_MS : Infinity;
+    return Math.min(this.interval(chainId), headPoll, Math.max(KICK_MS, Math.round(since / 4)));
+  }
+
+  private interval(chainId: number): number {
+    return this.chains.get(chainId).capabilities.flashBlocks ? this.config.RELAY_FLASHBLOCKS_POLL_MS : this.config.RELAY_RECEIPT_POLL_MS;
+  }
+
+  private async tick(chainId: number, watch: ChainWatch): Promise<void> {
+    if (watch.busy) {
+      watch.rerun = true;
+      return;
+    }
+    watch.busy = true;
+    try {
+      const provider = this.chains.provider(chainId);
+      const latest = await provider.getBlockNumber();
+      this.noteHead(chainId, latest);
+      while (watch.cursor < latest && watch.hashes.size > 0) {
+        if (this.settling.size >= SETTLE_BACKLOG) await new Promise<void>((wake) => this.drained.push(wake));
+        if (this.stopped) return;
+        const first = watch.cursor + 1;
+        const blocks = Array.from({ length: Math.min(FETCH_PARALLEL, latest - watch.cursor) }, (_, i) => first + i);
+        watch.rewindTo = undefined;
+        watch.restartAt = undefined;
+        const receipts = await Promise.all(
+          blocks.map((block) => provider.send('eth_getBlockReceipts', [toQuantity(block)]) as Promise<Array<Record<string, unknown>> | null>),
+        );
+        noteRead(watch, blocks, performance.now());
+        for (const raw of receipts) {
+          for (const r of raw ?? []) {
+            const hash = String(r.transactionHash).toLowerCase();
+            const txId = watch.hashes.get(hash);
+            if (!txId) continue;
+            const known = watch.rows.get(txId);
+            this.forget(watch, txId);
+            // Mined: the nonce left the node's pending pool now, even if settlement queues behind others.
+            this.settlement.receiptSeen(txId);
+            this.settleLater({ txId, receipt: fromRpcReceipt(r), known });
+          }
+        }
+        // A transaction tracked meanwhile may be in a block read before it was tracked: read again from there.
+        watch.cursor = Math.min(watch.restartAt ?? blocks[blocks.length - 1], watch.rewindTo ?? Infinity);
+        watch.rewindTo = undefined;
+        watch.restartAt = undefined;
+      }
+    } catch (err) {
+      this.logger.warn(`receipt poll on chain ${chainId} failed: ${(err as Error).message.split('\n')[0]}`);
+    } finally {
+      watch.busy = false;
+    }
+  }
+
+  /** Queues a found receipt for settlement; at most SETTLE_PARALLEL settle at once. */
+  private settleLater(mined: MinedTx): void {
+    this.settling.add(mined.txId);
+    this.waitingSettlement.push(mined);
+    this.startSettlements();
+  }
+
+  private startSettlements(): void {
+    while (this.running.size < SETTLE_PARALLEL && this.waitingSettlement.length > 0) {
+      const { txId, receipt, known } = this.waitingSettlement.shift() as MinedTx;
+      const run: Promise<void> = this.settlement
+        .settleMined(txId, receipt, known)
+        .catch((err: Error) => {
+          // The reconciler retries settlement from the chain; losing it here loses nothing.
+          this.logger.error(`settling ${txId} failed: ${err.message}`);
+        })
+        .finally(() => {
+          this.running.delete(run);
+          this.settling.delete(txId);
+          if (!this.stopped) this.startSettlements();
+          if (this.settling.size < SETTLE_BACKLOG) for (const wake of this.drained.splice(0)) wake();
+        });
+      this.running.add(run);
+    }
+  }
+
+  private noteHead(chainId: number, block: number): void {
+    const seen = this.heads.get(chainId);
+    // Concurrent reads may finish out of order; a head never moves back.
+    this.heads.set(chainId, { block: Math.max(block, seen?.block ?? 0), at: Date.now() });
+  }
+
+  private forget(watch: ChainWatch, txId: string): void {
+    for (const hash of watch.byTx.get(txId) ?? []) watch.hashes.delete(hash);
+    watch.byTx.delete(txId);
+    watch.rows.delete(txId);
+  }
+}
+
+/** Blocks remembered with the time their receipts were read (a few seconds of instant blocks). */
+const READ_MEMORY = 256;
+
+function noteRead(watch: ChainWatch, blocks: number[], at: number): void {
+  for (const block of blocks) if (!watch.read.some((r) => r.block === block)) watch.read.push({ block, at });
+  if (watch.read.length > READ_MEMORY) watch.read.splice(0, watch.read.length - READ_MEMORY);
+}
+
+/** The highest block whose receipts were read before `time` (so nothing sent at `time` is in it or before it); -1 when none. */
+function readBefore(watch: ChainWatch, time: number): number {
+  let best = -1;
+  for (const r of watch.read) if (r.at < time && r.block > best) best = r.block;
+  return best;
+}

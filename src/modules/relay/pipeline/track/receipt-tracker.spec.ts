@@ -1,0 +1,96 @@
+import type { AppConfig } from '../../../../config/app-config';
+import type { ChainRegistry } from '../../../chains';
+import type { SettlementService } from '../settle/settlement.service';
+import { ReceiptTracker } from './receipt-tracker.service';
+
+describe('ReceiptTracker polling after a broadcast', () => {
+  const chains = { get: (chainId: number) => ({ capabilities: { flashBlocks: chainId === 84532 } }) } as unknown as ChainRegistry;
+  const trackerWith = (headPollMs: number) => new ReceiptTracker(chains, {} as SettlementService, { RELAY_RECEIPT_POLL_MS: 250, RELAY_FLASHBLOCKS_POLL_MS: 75, RELAY_HEAD_POLL_MS: headPollMs } as AppConfig);
+  const delayOf = (tracker: ReceiptTracker, chainId: number, ms: number) =>
+    (tracker as unknown as { backoff(c: number, w: { kickedAt: number }): number }).backoff(chainId, { kickedAt: Date.now() - ms });
+  const delayAfter = (chainId: number, ms: number) => delayOf(trackerWith(0), chainId, ms);
+
+  it('without a head poll cap: every 5 ms right after a broadcast, then backing off with the time since it, up to the interval', () => {
+    expect(delayAfter(31337, 0)).toBe(5);
+    expect(delayAfter(31337, 140)).toBe(5);
+    expect(delayAfter(31337, 200)).toBe(50);
+    expect(delayAfter(31337, 600)).toBe(150);
+    expect(delayAfter(31337, 5_000)).toBe(250);
+    // Flash-blocks chains cap at their own, shorter interval.
+    expect(delayAfter(84532, 5_000)).toBe(75);
+  });
+
+  it('with RELAY_HEAD_POLL_MS the head is read at least that often while anything is in flight', () => {
+    const tracker = trackerWith(25);
+    expect(delayOf(tracker, 31337, 0)).toBe(5);
+    expect(delayOf(tracker, 31337, 200)).toBe(25);
+    expect(delayOf(tracker, 31337, 5_000)).toBe(25);
+    expect(delayOf(trackerWith(100), 84532, 5_000)).toBe(75);
+  });
+});
+
+describe('ReceiptTracker scanning blocks', () => {
+  const hashOf = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+  const receipt = (hash: string, block: number) => ({ transactionHash: hash, blockNumber: `0x${block.toString(16)}`, blockHash: '0x', status: '0x1', from: '0x1', to: '0x2', gasUsed: '0x1', effectiveGasPrice: '0x1' });
+
+  /** A chain of `head` blocks; `mined` places hashes in blocks; `onFetch` runs while a block's receipts are being read. */
+  function setup(head: number, mined: Record<number, string[]>) {
+    const fetched: number[] = [];
+    const settled: string[] = [];
+    const released: string[] = [];
+    let onFetch: ((block: number) => void) | undefined;
+    const provider = {
+      getBlockNumber: async () => head,
+      send: async (method: string, params: unknown[]) => {
+        expect(method).toBe('eth_getBlockReceipts');
+        const block = Number(params[0]);
+        fetched.push(block);
+        await new Promise((r) => setImmediate(r));
+        onFetch?.(block);
+        return (mined[block] ?? []).map((h) => receipt(h, block));
+      },
+    };
+    const chains = { provider: () => provider, get: () => ({ capabilities: { flashBlocks: false } }) } as unknown as ChainRegistry;
+    // The slot goes with the move, which settlement makes: told as soon as the receipt is seen.
+    const settlement = { settleMined: async (txId: string) => void settled.push(txId), receiptSeen: (txId: string) => void released.push(txId) } as unknown as SettlementService;
+    const config = { RELAY_RECEIPT_POLL_MS: 250, RELAY_FLASHBLOCKS_POLL_MS: 75, RELAY_HEAD_POLL_MS: 25 } as AppConfig;
+    const tracker = new ReceiptTracker(chains, settlement, config);
+    trackers.push(tracker);
+    const tick = () => (tracker as unknown as { tick(c: number, w: unknown): Promise<void> }).tick(1, (tracker as unknown as { watches: Map<number, unknown> }).watches.get(1));
+    return { tracker, tick, fetched, settled, released, setFetchHook: (f: (block: number) => void) => (onFetch = f) };
+  }
+
+  const trackers: ReceiptTracker[] = [];
+  afterEach(async () => {
+    for (const tracker of trackers.splice(0)) await tracker.onModuleDestroy();
+  });
+
+  it('a transaction tracked while a scan is running is looked for from its block, even if the scan had read it already', async () => {
+    const t = setup(6, { 2: [hashOf(0xb)], 6: [hashOf(0xa)] });
+    t.tracker.track(1, 'A', hashOf(0xa), 1);
+    let tracked = false;
+    t.setFetchHook((block) => {
+      // While blocks 5-6 are read (1-4 are done), B shows up with a head hint of block 1: it may be in block 2.
+      if (block === 5 && !tracked) {
+        tracked = true;
+        t.tracker.track(1, 'B', hashOf(0xb), 2);
+      }
+    });
+    await t.tick();
+    expect(t.settled.sort()).toEqual(['A', 'B']);
+    expect(t.released.sort()).toEqual(['A', 'B']);
+  });
+
+  it('a signature sent after blocks were read is not looked for in them again', async () => {
+    const t = setup(6, { 6: [hashOf(0xa)] });
+    t.tracker.track(1, 'A', hashOf(0xa), 1);
+    t.setFetchHook(() => undefined);
+    await t.tick();
+    expect(t.settled).toEqual(['A']);
+    const reads = t.fetched.length;
+    // Sent now, with a stale head hint of block 1: blocks 1-6 were read before, so nothing is read again.
+    t.tracker.track(1, 'C', hashOf(0xc), 1, undefined, performance.now() + 1);
+    await t.tick();
+    expect(t.fetched.length).toBe(reads);
+  });
+});
