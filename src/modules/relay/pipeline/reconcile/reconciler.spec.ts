@@ -1,13 +1,14 @@
-import type { AppConfig } from '../../../../config/app-config';
-import type { RelayBroadcastStore } from '../../store/relay-broadcast.store';
+import { build } from '../../../../../test/fakes/build';
+import { AppConfig } from '../../../../config/app-config';
+import { RelayBroadcastStore } from '../../store/relay-broadcast.store';
 import type { RelayTransactionEntity } from '../../store/relay-transaction.entity';
-import type { RelayTransactionStore } from '../../store/relay-transaction.store';
-import type { NonceGaps } from '../keys/nonce-gaps.service';
-import type { MinedCheck } from '../track/mined-check';
-import type { ReceiptTracker } from '../track/receipt-tracker.service';
-import type { SendQueue } from '../send/send-queue';
-import type { SettledFinality } from '../settle/settled-finality.service';
-import type { Expiry } from './expiry.service';
+import { RelayTransactionStore } from '../../store/relay-transaction.store';
+import { NonceGaps } from '../keys/nonce-gaps.service';
+import { SendQueue } from '../send/send-queue';
+import { SettledFinality } from '../settle/settled-finality.service';
+import { MinedCheck } from '../track/mined-check';
+import { ReceiptTracker } from '../track/receipt-tracker.service';
+import { Expiry } from './expiry.service';
 import { InFlightPass } from './in-flight-pass';
 import { ReconcilerService } from './reconciler.service';
 
@@ -17,21 +18,20 @@ describe('ReconcilerService: quiet rows already settled while the pass ran', () 
   const broadcasts = rows.map((r) => ({ txId: r.id, hash: `0x${r.id}`, createdAt: old }));
 
   function reconciler(stillSent: string[]) {
-    const settleIfMined = jest.fn(async () => true);
-    const inFlight = new InFlightPass(
-      { inFlightBefore: async () => rows, stillSent: async () => new Set(stillSent) } as unknown as RelayTransactionStore,
-      { forTxs: async () => broadcasts } as unknown as RelayBroadcastStore,
-      { liveTxIds: async () => new Set<string>(), enqueue: jest.fn(async () => true) } as unknown as SendQueue,
-      { isTracking: () => false } as unknown as ReceiptTracker,
-      { RELAY_RECEIPT_POLL_MS: 250, RELAY_REPLACE_AFTER_MS: 30_000 } as AppConfig,
-      { settleIfMined } as unknown as MinedCheck,
-    );
-    const service = new ReconcilerService(
-      { expire: async () => 0 } as unknown as Expiry,
-      { fill: async () => 0 } as unknown as NonceGaps,
-      { check: async () => ({ finalized: 0, corrected: 0, missing: 0 }) } as unknown as SettledFinality,
-      inFlight,
-    );
+    const { unit: service, get } = build(ReconcilerService, {
+      provide: [[AppConfig, { RELAY_RECEIPT_POLL_MS: 250, RELAY_REPLACE_AFTER_MS: 30_000 }]],
+      real: [InFlightPass],
+    });
+    get(Expiry).expire.mockResolvedValue(0);
+    get(NonceGaps).fill.mockResolvedValue(0);
+    get(SettledFinality).check.mockResolvedValue({ finalized: 0, corrected: 0, missing: 0 });
+    get(RelayTransactionStore).inFlightBefore.mockResolvedValue(rows);
+    get(RelayTransactionStore).stillSent.mockResolvedValue(new Set(stillSent));
+    get(RelayBroadcastStore).forTxs.mockResolvedValue(broadcasts as never);
+    get(SendQueue).liveTxIds.mockResolvedValue(new Set<string>());
+    get(SendQueue).enqueue.mockResolvedValue(true);
+    get(ReceiptTracker).isTracking.mockReturnValue(false);
+    const settleIfMined = get(MinedCheck).settleIfMined.mockResolvedValue(true);
     return { service, settleIfMined };
   }
 

@@ -1,20 +1,20 @@
-import type { Abandonment } from '../settle/abandonment.service';
-import { PermanentSendError } from './send-errors';
-import type { FirstSend } from './first-send.service';
-import { SendProcessor } from './send.processor';
-import type { SettlementService } from '../settle/settlement.service';
 import type { Job } from 'bullmq';
+import { build } from '../../../../../test/fakes/build';
+import { Abandonment } from '../settle/abandonment.service';
+import { SettlementService } from '../settle/settlement.service';
+import { FirstSend } from './first-send.service';
+import { PermanentSendError } from './send-errors';
 import type { SendJob } from './send-queue';
+import { SendProcessor } from './send.processor';
 
 describe('SendProcessor giving up', () => {
   const job = { data: { txId: 'tx-1', mode: 'send' } } as unknown as Job<SendJob>;
 
   function processorWith(abandon: () => Promise<boolean>) {
-    const failUnsent = jest.fn().mockResolvedValue(undefined);
-    const firstSend = { send: jest.fn().mockRejectedValue(new PermanentSendError('refused')) } as unknown as FirstSend;
-    const abandonment = { safeToFail: jest.fn(abandon) } as unknown as Abandonment;
-    const settlement = { failUnsent } as unknown as SettlementService;
-    const processor = new SendProcessor(firstSend, {} as never, abandonment, settlement, {} as never, {} as never, {} as never);
+    const { unit: processor, get } = build(SendProcessor);
+    get(FirstSend).send.mockRejectedValue(new PermanentSendError('refused'));
+    get(Abandonment).safeToFail.mockImplementation(abandon);
+    const failUnsent = get(SettlementService).failUnsent.mockResolvedValue(true);
     return { processor, failUnsent };
   }
 
