@@ -66,9 +66,12 @@ describe('pool discovery from factory creation events, kept in PostgreSQL', () =
     rpc.destroy();
   });
 
-  /** The discovery's eth_getLogs calls: the deposit watcher reads Transfer logs through the same provider. */
-  const TRANSFER_TOPIC = id('Transfer(address,address,uint256)');
-  const poolLogReads = () => proxy.stats.getLogs.filter((r) => r.topic0 !== TRANSFER_TOPIC);
+  /**
+   * The pool indexer's eth_getLogs calls (their topic0 lists the V3 factory's PoolCreated): the
+   * deposit watcher and the bridge filler read their own logs through the same provider.
+   */
+  const POOL_CREATED_TOPIC = id('PoolCreated(address,address,uint24,int24,address)');
+  const poolLogReads = () => proxy.stats.getLogs.filter((r) => Array.isArray(r.topic0) && r.topic0.includes(POOL_CREATED_TOPIC));
 
   it('discovers every pool from the factories in ranges the provider accepts, then a restart reads only the blocks since', async () => {
     const t1 = await start();
