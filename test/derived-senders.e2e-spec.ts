@@ -6,7 +6,7 @@ import { DEV_AUTH_MNEMONIC } from '../scripts/local-stack/dev-keys';
 import { QUEUES } from '../src/queue/queue-names';
 import { erc20, mintCall, provider, randomAddress, testChain, TestChain, token } from './support/chain-fixtures';
 import { adminAuth, createAccount, createTestApp, TestApp } from './support/test-app';
-import { waitForTx } from './support/wait-for-tx';
+import { waitForTx, waitForTxs } from './support/wait-for-tx';
 
 /**
  * Derived senders belong to one account (issue 23): the same derivationPath on two accounts is two
@@ -47,6 +47,39 @@ describe('derived senders per account', () => {
     await (await minter.sendTransaction({ to: usdc, data: mintCall(to, amount) })).wait();
   };
   const legacyAddress = (path: string) => HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(DEV_AUTH_MNEMONIC), path).address;
+
+  it('a derived sender funded while its previous transaction waits in the pool is topped up for both', async () => {
+    // The second transaction's top-up check ran after the first one's top-up was mined but before
+    // the first was: a check of its own worst case alone saw enough, so the key came up short once
+    // the first was mined, and resends never top up (it failed not_sent, the transfer's gas charged).
+    const { apiKey } = await createAccount(t, 50);
+    const db = t.app.get(DataSource);
+    const rpc = provider(slow);
+    const usdcSlow = token(slow, 'USDC');
+    const path = newPath();
+    const submitSlow = () => t.http().post('/api/submit-tx').set('api-key', apiKey).send(derivedTx(path, mintCall(randomAddress()), 84532, usdcSlow)).expect(201).then((r) => r.body.data.txId as string);
+    await rpc.send('evm_setAutomine', [false]);
+    await rpc.send('evm_setIntervalMining', [1]);
+    try {
+      const first = await submitSlow();
+      // Broadcast: its top-up is mined, the transaction itself waits for the next block.
+      const deadline = Date.now() + 15_000;
+      let broadcast = false;
+      while (!broadcast && Date.now() < deadline) {
+        broadcast = (await db.query(`SELECT 1 FROM relay_broadcasts WHERE tx_id = $1 AND broadcast_at IS NOT NULL`, [first])).length > 0;
+        if (!broadcast) await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(broadcast).toBe(true);
+      const second = await submitSlow();
+      const rows = await waitForTxs(t, [first, second], { timeoutMs: 30_000 });
+      expect(rows.map((r) => [r.status, r.failureReason])).toEqual([
+        ['EXECUTED', null],
+        ['EXECUTED', null],
+      ]);
+    } finally {
+      await rpc.send('evm_setIntervalMining', [0]);
+    }
+  });
 
   it('two accounts, one path: two senders, so one team cannot quote or move what the other\'s address holds', async () => {
     const a = await createAccount(t, 50);

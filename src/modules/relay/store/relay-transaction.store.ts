@@ -89,6 +89,22 @@ export class RelayTransactionStore extends SqlStore {
     return row?.n ?? 0;
   }
 
+  /**
+   * What a derived sender's other in-flight rows (same account, path and scheme on the chain) may
+   * still spend at worst: gas limit × max price + value, in wei. Its top-up covers these too, so
+   * rows funded at once never leave the key short.
+   */
+  async derivedInFlightWorstCase(tx: Pick<RelayTransactionEntity, 'id' | 'chainId' | 'userId' | 'derivationPath' | 'derivationScheme'>): Promise<bigint> {
+    const row = await this.first<{ wei: string }>(
+      sql`SELECT COALESCE(sum(COALESCE(gas_limit, 0) * COALESCE(max_fee_per_gas, gas_price, 0) + value), 0)::text AS wei
+            FROM relay_transactions
+           WHERE chain_id = ${tx.chainId} AND user_id = ${tx.userId}::uuid AND derivation_path = ${tx.derivationPath}
+             AND derivation_scheme IS NOT DISTINCT FROM ${tx.derivationScheme} AND id <> ${tx.id}::uuid
+             AND stage = ANY(${[...IN_FLIGHT]}::varchar[])`,
+    );
+    return BigInt(row?.wei ?? '0');
+  }
+
   /** Of these ids, the rows still signed or broadcast (in flight on a node). */
   async stillSent(ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();

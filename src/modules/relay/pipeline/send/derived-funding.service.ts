@@ -10,7 +10,9 @@ import { TopUpService } from './top-up.service';
 
 /**
  * Tops a derived sender up from the region's pool just in time, so it holds the worst case of
- * its transaction; the transfer's gas is recorded on the row and charged with the transaction.
+ * its transaction and of the sender's other in-flight ones (rows funded at once would otherwise
+ * each see the other's top-up and leave the key short); the transfer's gas is recorded on the
+ * row and charged with the transaction.
  */
 @Injectable()
 export class DerivedFunding {
@@ -22,7 +24,8 @@ export class DerivedFunding {
 
   async fund(tx: RelayTransactionEntity, derived: RelaySigner): Promise<void> {
     const fees = feesOf(tx);
-    const needed = BigInt(tx.gasLimit ?? '0') * maxGasPrice(fees) + BigInt(tx.value);
+    const own = BigInt(tx.gasLimit ?? '0') * maxGasPrice(fees) + BigInt(tx.value);
+    const needed = own + (await this.txs.derivedInFlightWorstCase(tx));
     const balance = await this.chain.balance(tx.chainId, derived.address);
     if (balance >= needed) return;
     const { raw, hash } = await this.topUps.sign(tx.chainId, tx.submitRegion, derived.address, needed - balance, fees.type);
