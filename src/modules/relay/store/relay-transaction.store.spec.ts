@@ -36,6 +36,23 @@ describe('RelayTransactionStore (real database)', () => {
 
   const hash = () => `0x${randomAddress().slice(2).padEnd(64, '0')}`;
 
+  it("sums the worst case a derived sender's other in-flight rows may spend: not its own, not final ones, not another path", async () => {
+    const user = await fundedAccount(path, 50_000_000n);
+    const PATH = "m/44'/60'/0'/0/7";
+    const derived = async (fields: Record<string, unknown>) =>
+      (await path.writer.write(user, submission({ derivationPath: PATH, derivationScheme: 'account', gasLimit: '21000', maxFeePerGas: '2000000000', value: '5', ...fields }), 1_000n, null)).tx;
+    const own = await derived({});
+    await derived({});
+    await derived({ maxFeePerGas: null, gasPrice: '3000000000', value: '0' });
+    const settled = await derived({});
+    await path.txs.writeReplacement([sql`claimed AS (SELECT 1 WHERE ${path.txs.claimOpen(settled.id)})`, path.txs.signedCte(settled.id, randomAddress(), 1n, hash())]);
+    await settleCovered(settled, 500n, hash());
+    await derived({ derivationPath: "m/44'/60'/0'/0/8" });
+    await derived({ derivationScheme: 'legacy' });
+    // 21,000 × 2 gwei + 5 (the second row) and 21,000 × 3 gwei (the legacy-priced third).
+    expect(await path.txs.derivedInFlightWorstCase(own)).toBe(21_000n * 2_000_000_000n + 5n + 21_000n * 3_000_000_000n);
+  });
+
   it('claims an accepted row once: signed with its nonce and hash; a second claim writes nothing', async () => {
     const tx = await accepted(5_000_000n, 1_000_000n);
     const first = hash();
