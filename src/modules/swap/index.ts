@@ -7,7 +7,7 @@ export type { RouteMode } from './routing/route-ranking';
 export { QuoteStore } from './quotes/quote-store.service';
 export { CrossChainRoutes } from './quotes/cross-chain';
 export type { CrossChainProvider } from './quotes/cross-chain';
-export type { SwapStatusView, SwapStatus } from './tracking/swap-status.service';
+export type { SwapStatusView, SwapStatus } from './tracking/swap-status-view';
 export type { QuoteQueryDto } from './dto/swap-requests.dto';
 export type { StoredQuote, ExecutionPlan, PlannedHop } from './quotes/stored-quote';
 export type { RouteView, TxView, RouteTokenView } from './quotes/route-view';

@@ -4,7 +4,8 @@ import { ApiContract } from '../../common/swagger/api-contract';
 import { RateLimited } from '../rate-limit';
 import { StatusQueryDto } from './dto/swap-requests.dto';
 import { SwapStatusDto } from './dto/swap-responses.dto';
-import { SwapStatusService, SwapStatusView } from './tracking/swap-status.service';
+import { SwapStatusService } from './tracking/swap-status.service';
+import type { SwapStatusView } from './tracking/swap-status-view';
 
 @ApiTags('swap')
 @Controller()

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { TransactionReceipt } from 'ethers';
 import type { Caller } from '../../../common/http/authenticated-request';
 import type { QuoteQueryDto } from '../dto/swap-requests.dto';
-import type { SwapStatusView } from '../tracking/swap-status.service';
+import type { SwapStatusView } from '../tracking/swap-status-view';
 import type { TxView } from './route-view';
 import type { StoredQuote } from './stored-quote';
 

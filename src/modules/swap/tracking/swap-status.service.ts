@@ -6,31 +6,10 @@ import { SWAP_EXECUTOR_ABI } from '../execution/executor-abi';
 import { PoolIndexer } from '../indexer/pool-indexer.service';
 import { ProviderCallError } from '../../../common/evm/provider-error';
 import { CrossChainRoutes } from '../quotes/cross-chain';
+import type { SwapStatusView, TxDetails } from './swap-status-view';
 
 const V2_SWAP_TOPIC = id('Swap(address,uint256,uint256,uint256,uint256,address)');
 const V3_SWAP_TOPIC = id('Swap(address,address,int256,int256,uint160,uint128,int24)');
-
-export type SwapStatus = 'pending' | 'src_confirmed' | 'completed' | 'failed';
-
-interface TxDetails {
-  txHash: string | null;
-  chainId: number;
-  chainLogo: string | null;
-  timestamp: string | null;
-}
-
-/** interface.md "Swap tracking record". */
-export interface SwapStatusView {
-  status: SwapStatus;
-  kind: string;
-  provider: { key: string; name: string };
-  srcTxDetails: TxDetails;
-  destTxDetails: TxDetails;
-  routeKind: string;
-  updatedAtMs: number;
-  userAddress: string | null;
-  details?: Record<string, string>;
-}
 
 /**
  * GET /status: the receipt of the source transaction decides. No receipt (unknown or not yet
