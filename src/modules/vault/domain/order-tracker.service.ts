@@ -5,7 +5,8 @@ import { TxQueryService } from '../../relay';
 import { VaultOrderEntity, OrderStatus } from '../entities/vault-order.entity';
 import { VaultOrderStore } from '../store/vault-order.store';
 import { ERC4626_IFACE } from './vault-abi';
-import { PositionsService, ShareMovement } from './positions.service';
+import { PositionsService } from './positions.service';
+import type { ShareMovement } from './vault-types';
 
 /**
  * Moves an order from relaying to confirmed or failed once its relayed transaction is final.

@@ -1,14 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { VaultPositionStore } from '../store/vault-position.store';
-
-export interface ShareMovement {
-  vault: string;
-  venueId: string;
-  asset: string;
-  assets: bigint;
-  shares: bigint;
-}
+import type { ShareMovement } from './vault-types';
 
 /** Positions per (user EOA, chain, vault): shares and their cost basis in asset units. */
 @Injectable()

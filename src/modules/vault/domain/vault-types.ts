@@ -38,3 +38,12 @@ export interface DepositIntent {
   riskTier: RiskTier;
   minApyBps: number;
 }
+
+/** Shares a mined order moved in one vault, and the assets they were worth (a position's cost basis). */
+export interface ShareMovement {
+  vault: string;
+  venueId: string;
+  asset: string;
+  assets: bigint;
+  shares: bigint;
+}

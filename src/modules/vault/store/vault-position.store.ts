@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { sql } from '../../../database/sql';
 import { SqlStore } from '../../../database/sql-store';
-import type { ShareMovement } from '../domain/positions.service';
+import type { ShareMovement } from '../domain/vault-types';
 
 export interface Holding {
   shares: string;
