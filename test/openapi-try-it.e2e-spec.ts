@@ -1,6 +1,7 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { OperationObject, ParameterObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { DataSource } from 'typeorm';
+import { provider, testChain } from './support/chain-fixtures';
 import { adminAuth, createAccount, createTestApp, TestApp } from './support/test-app';
 import { WebhookReceiver } from './support/webhook-receiver';
 
@@ -43,6 +44,12 @@ describe('OpenAPI Try-it-out: each example request is accepted by the running se
     t = await createTestApp();
     receiver = await WebhookReceiver.start();
     doc = (await t.http().get('/docs-json').expect(200)).body as OpenAPIObject;
+    // The relay examples' maxUSD covers their call at the local chain's usual fee (1 gwei base),
+    // not at whatever base fee an earlier spec of the run left on the shared chain.
+    const rpc = provider(testChain((exampleOf('POST', '/api/submit-tx') as { chainId: number }).chainId));
+    await rpc.send('anvil_setNextBlockBaseFeePerGas', ['0x3b9aca00']);
+    await rpc.send('evm_mine', []);
+    rpc.destroy();
     // The account the examples name (POST /admin/accounts' own example), with an API key; in a
     // database another spec of the run already gave that address an account, a new key for it.
     const body = exampleOf('POST', '/admin/accounts') as { address: string };
