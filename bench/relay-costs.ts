@@ -1,16 +1,13 @@
 /**
  * Per-transaction costs of the relay for docs/scaling.md's capacity model, measured around
  * bench:relay's phase 2 (`BENCH_COSTS=1`):
- *   - CPU: this process (the in-process API, or the whole app with BENCH_WORKERS=0, and the bench's
- *     HTTP client) and each worker process (from /proc/<pid>/stat);
- *   - PostgreSQL: statements the app sent through `pg` in this process (the bench's own queries
- *     excluded), and the bench database's pg_stat_database deltas (commits, rows written), which
- *     include the worker processes;
+ *   - PostgreSQL: statements the app sent through `pg` in this process (BENCH_APP=inline; the
+ *     bench's own queries excluded), and the bench database's pg_stat_database deltas (commits,
+ *     rows written), which include every process;
  *   - Redis: INFO commandstats deltas of the app's Redis and, when the queues are on a cluster
  *     (QUEUE_REDIS_CLUSTER_NODES), of each cluster node. Only meaningful on a Redis of the bench's
  *     own: a shared server counts everyone's commands.
  */
-import { readFileSync } from 'node:fs';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 
@@ -31,14 +28,6 @@ export function countPgStatements(...exclude: object[]): void {
     if (!excluded.has(this)) appStatements++;
     return original.apply(this, args);
   };
-}
-
-const TICKS_PER_SECOND = 100;
-function processCpuMs(pid: number): number {
-  // Fields 14 and 15 (utime, stime) after the parenthesised command name.
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
 }
 
 async function commandStats(url: string): Promise<Map<string, number>> {
@@ -70,18 +59,15 @@ async function pgStats(db: Client): Promise<PgStats> {
 
 export interface Costs {
   txs: number;
-  cpuMsPerTx: { bench: number; workers: number[] };
   pgStatementsPerTx: number;
   pg: Record<keyof PgStats, number>;
   redisCommandsPerTx: { app: number; queues: number; appTop: string; queuesTop: string };
 }
 
 /** Starts a reading; the returned function reads again and divides by `txs`. */
-export async function costMeter(opts: { db: Client; redisUrl: string; clusterNodes?: string; workerPids: number[] }): Promise<(txs: number) => Promise<Costs>> {
+export async function costMeter(opts: { db: Client; redisUrl: string; clusterNodes?: string }): Promise<(txs: number) => Promise<Costs>> {
   const redisUrls = [opts.redisUrl, ...(opts.clusterNodes ?? '').split(',').filter(Boolean).map((n) => (n.includes('://') ? n : `redis://${n}`))];
   const read = async () => ({
-    cpu: process.cpuUsage(),
-    workers: opts.workerPids.map(processCpuMs),
     statements: appStatements,
     pg: await pgStats(opts.db),
     redis: await Promise.all(redisUrls.map(commandStats)),
@@ -91,7 +77,6 @@ export async function costMeter(opts: { db: Client; redisUrl: string; clusterNod
     await new Promise((r) => setTimeout(r, 1500));
     const after = await read();
     const per = (n: number) => n / Math.max(txs, 1);
-    const cpu = process.cpuUsage(before.cpu);
     const byCommand = [new Map<string, number>(), new Map<string, number>()];
     const totals = after.redis.map((stats, i) => {
       let sum = 0;
@@ -108,7 +93,6 @@ export async function costMeter(opts: { db: Client; redisUrl: string; clusterNod
     const pg = Object.fromEntries(Object.keys(after.pg).map((k) => [k, per(after.pg[k as keyof PgStats] - before.pg[k as keyof PgStats])])) as Costs['pg'];
     return {
       txs,
-      cpuMsPerTx: { bench: per((cpu.user + cpu.system) / 1000), workers: after.workers.map((ms, i) => per(ms - before.workers[i])) },
       pgStatementsPerTx: per(after.statements - before.statements),
       pg,
       redisCommandsPerTx: { app: per(totals[0]), queues: per(totals.slice(1).reduce((a, b) => a + b, 0)), appTop: top(byCommand[0]), queuesTop: top(byCommand[1]) },

@@ -17,7 +17,10 @@
  * Settings (environment, defaults in brackets):
  *   BENCH_SUBMIT_N [500], BENCH_N [2000], BENCH_SYNC_M [200], BENCH_CONCURRENCY [32],
  *   BENCH_WALLETS [8] (direct baseline), BENCH_ACCOUNTS [1] (relay accounts the submissions rotate over),
- *   BENCH_WORKERS [0] (worker processes beside the in-process API, as deployed: APP_ROLE api + worker;
+ *   BENCH_APP [process]: where the app runs. `process`: a child process of its own (src/main.ts), so the relay's
+ *   CPU is read from /proc apart from the bench's HTTP client; `inline`: in this process (the default
+ *   with BENCH_PROFILE, which profiles this process),
+ *   BENCH_WORKERS [0] (worker processes beside the API, as deployed: APP_ROLE api + worker;
  *   0 = one APP_ROLE=all process),
  *   BENCH_CHAIN_PORT [28545], BENCH_DATABASE_URL [postgres://postgres@127.0.0.1:5432/relay_bench],
  *   BENCH_REDIS_URL [redis://127.0.0.1:6379/14], BENCH_PHASE_TIMEOUT_MS [60000] (per phase; phase 3
@@ -58,6 +61,7 @@ import { recreateDatabase } from '../scripts/local-stack/database';
 import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC, devRelayerAddresses } from '../scripts/local-stack/dev-keys';
 import { BlocksResults, blocksRows, phaseBlocks } from './relay-blocks';
 import { costMeter, Costs, countPgStatements } from './relay-costs';
+import { cpuPhase, type CpuReading } from './relay-cpu';
 
 // ---------------------------------------------------------------- settings
 
@@ -91,6 +95,8 @@ const SETTINGS = {
   logs: process.env.BENCH_LOGS === '1',
   /** Worker processes beside the in-process API (APP_ROLE api + worker, the production shape); 0 runs one APP_ROLE=all process. */
   workers: int('BENCH_WORKERS', 0),
+  /** The API in a child process (its CPU apart from the bench client's), or in this process (needed for BENCH_PROFILE). */
+  app: (process.env.BENCH_APP ?? (process.env.BENCH_PROFILE ? 'inline' : 'process')) === 'inline' ? ('inline' as const) : ('process' as const),
   enforce: process.env.BENCH_ENFORCE === '1',
   profile: process.env.BENCH_PROFILE,
   costs: process.env.BENCH_COSTS === '1',
@@ -102,7 +108,8 @@ const SETTINGS = {
   signer: process.env.RELAYER_SIGNER === 'pkcs11' ? ('pkcs11' as const) : ('local' as const),
   regions: (process.env.RELAY_REGIONS ?? 'us-east,eu-west,ap-south').split(',').map((r) => r.trim()),
 };
-const TARGETS = { ratio: 0.5, overheadP50Ms: 20 };
+/** Issue 31's targets (quiet machine). */
+const TARGETS = { ratio: 1.0, overheadP50Ms: 8, relayCpuMsPerTx: 3, submitPerSec: 250, burstBlocks: 2, visibleP50Ms: 20 };
 const ADMIN_TOKEN = `bench-admin-${randomBytes(12).toString('hex')}`;
 
 const erc20 = new Interface(['function mint(address to, uint256 amount)']);
@@ -158,8 +165,13 @@ async function pool<T>(count: number, limit: number, task: (i: number) => Promis
   return results;
 }
 
+interface AppProblems {
+  readonly problems: string[];
+  problemCount: number;
+}
+
 /** The tail of the app's warnings and errors, kept for the report (printed live only with BENCH_LOGS=1). */
-class BenchLogger extends ConsoleLogger {
+class BenchLogger extends ConsoleLogger implements AppProblems {
   readonly problems: string[] = [];
   problemCount = 0;
 
@@ -218,7 +230,9 @@ const describe = (r: HttpResult) => `${r.status} ${r.body?.error?.code ?? ''} ${
 interface Stack {
   devnet: Devnet;
   app?: INestApplication;
-  logger: BenchLogger;
+  /** The API's child process (BENCH_APP=process). */
+  appProcess?: ChildProcess;
+  logger: AppProblems;
   api: Api;
   db: Client;
   usdc: string;
@@ -301,25 +315,39 @@ async function bringUp(stackRef: { stack?: Partial<Stack> }): Promise<Stack> {
   await dataSource.destroy();
 
   stackRef.stack.workers = [];
-  for (let i = 0; i < SETTINGS.workers; i++) stackRef.stack.workers.push(await startWorker(i));
+  for (let i = 0; i < SETTINGS.workers; i++) stackRef.stack.workers.push((await startAppProcess('worker', `worker ${i}`, childProblems)).child);
 
-  const { AppModule } = await import('../src/app.module');
-  const { configureApp } = await import('../src/bootstrap/configure-app');
-  const logger = new BenchLogger();
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRole(SETTINGS.workers > 0 ? 'api' : 'all'), { bodyParser: false, logger, abortOnError: false });
-  stackRef.stack.app = app;
-  configureApp(app);
-  await app.listen(0, '127.0.0.1');
-  const address = app.getHttpServer().address() as { port: number };
-  const api = new Api(`http://127.0.0.1:${address.port}`);
-  log(`API on ${api.baseUrl} (stack up in ${((now() - t0) / 1000).toFixed(1)} s)`);
+  const role = SETTINGS.workers > 0 ? 'api' : 'all';
+  let app: INestApplication | undefined;
+  let appProcess: ChildProcess | undefined;
+  let port: number;
+  let logger: AppProblems;
+  if (SETTINGS.app === 'process') {
+    const started = await startAppProcess(role, 'app', childProblems);
+    appProcess = started.child;
+    stackRef.stack.appProcess = appProcess;
+    port = started.port!;
+    logger = childProblems;
+  } else {
+    const { AppModule } = await import('../src/app.module');
+    const { configureApp } = await import('../src/bootstrap/configure-app');
+    const benchLogger = new BenchLogger();
+    app = await NestFactory.create<NestExpressApplication>(AppModule.forRole(role), { bodyParser: false, logger: benchLogger, abortOnError: false });
+    stackRef.stack.app = app;
+    configureApp(app);
+    await app.listen(0, '127.0.0.1');
+    port = (app.getHttpServer().address() as { port: number }).port;
+    logger = benchLogger;
+  }
+  const api = new Api(`http://127.0.0.1:${port}`);
+  log(`API on ${api.baseUrl}, ${SETTINGS.app === 'process' ? `in process ${appProcess!.pid}` : 'in this process'} (stack up in ${((now() - t0) / 1000).toFixed(1)} s)`);
 
   const db = new Client({ connectionString: SETTINGS.databaseUrl });
   await db.connect();
   stackRef.stack.db = db;
   const provider = new JsonRpcProvider(chain.rpcUrl, CHAIN_ID, { staticNetwork: true, batchMaxCount: 1 });
   stackRef.stack.provider = provider;
-  const stack: Stack = { devnet, app, logger, api, db, usdc, provider, workers: stackRef.stack.workers };
+  const stack: Stack = { devnet, app, appProcess, logger, api, db, usdc, provider, workers: stackRef.stack.workers };
   stackRef.stack = stack;
   return stack;
 }
@@ -344,31 +372,50 @@ async function benchToken(keysPerRegion: number): Promise<{ env: Record<string, 
   return { env, addresses };
 }
 
-/** A worker process (src/main.ts with APP_ROLE=worker) on the same database, Redis and chain; resolves once it started. */
-function startWorker(index: number): Promise<ChildProcess> {
+/** Warnings and errors of the app's child processes (JSON log lines), for the report. */
+const childProblems: AppProblems = { problems: [], problemCount: 0 };
+const PROBLEM_LEVEL = /"level":("warn"|"error"|"fatal"|40|50|60)\b/;
+
+/**
+ * The app as deployed: src/main.ts in a process of its own (`APP_ROLE` `role`) on the same
+ * database, Redis and chain, JSON logs; resolves once it started, with the API's port.
+ */
+function startAppProcess(role: 'all' | 'api' | 'worker', label: string, problems: AppProblems): Promise<{ child: ChildProcess; port?: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', 'main.ts')], {
       cwd: ROOT,
-      env: { ...process.env, APP_ROLE: 'worker', TS_NODE_TRANSPILE_ONLY: '1' },
+      env: { ...process.env, APP_ROLE: role, PORT: '0', LOG_FORMAT: 'json', TS_NODE_TRANSPILE_ONLY: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    const timer = setTimeout(() => reject(new BenchError(`worker ${index} did not start within 60 s:\n${output.slice(-2000)}`)), 60_000);
+    let ready = false;
+    let partial = '';
+    const timer = setTimeout(() => reject(new BenchError(`${label} did not start within 60 s:\n${output.slice(-2000)}`)), 60_000);
     const onData = (chunk: Buffer) => {
       const text = chunk.toString();
-      if (SETTINGS.logs) process.stdout.write(`[worker ${index}] ${text}`);
+      if (SETTINGS.logs) process.stdout.write(`[${label}] ${text}`);
       else output = (output + text).slice(-20_000);
-      if (text.includes('worker started')) {
-        clearTimeout(timer);
-        log(`worker ${index} started (pid ${child.pid})`);
-        resolve(child);
+      const lines = (partial + text).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        if (ready && PROBLEM_LEVEL.test(line)) {
+          problems.problemCount++;
+          if (problems.problems.length < 20) problems.problems.push(`[${label}] ${line.slice(0, 400)}`);
+        }
+        const listening = /API listening on http:\/\/localhost:(\d+)/.exec(line);
+        if (!ready && (listening || line.includes('worker started'))) {
+          ready = true;
+          clearTimeout(timer);
+          log(`${label} started (pid ${child.pid}, APP_ROLE=${role})`);
+          resolve({ child, port: listening ? Number(listening[1]) : undefined });
+        }
       }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.on('exit', (code) => {
       clearTimeout(timer);
-      reject(new BenchError(`worker ${index} exited with ${code}:\n${output.slice(-2000)}`));
+      reject(new BenchError(`${label} exited with ${code}:\n${output.slice(-2000)}`));
     });
   });
 }
@@ -555,8 +602,26 @@ async function directThroughput(stack: Stack, wallets: Wallet[], count: number):
 
 // ---------------------------------------------------------------- phases
 
+/** The relay's own processes: the API child and the workers (none when the app runs in this process). */
+const relayPids = (stack: Stack): number[] => [stack.appProcess?.pid, ...(stack.workers ?? []).map((w) => w.pid)].filter((pid): pid is number => pid !== undefined);
+
+/** CPU ms per transaction of the relay (its processes, or this whole process when inline), of this process, and of PostgreSQL. */
+interface CpuPerTx {
+  relay: number;
+  /** The relay figure includes the bench's HTTP client (BENCH_APP=inline). */
+  relayIncludesClient: boolean;
+  bench: number;
+  postgres?: number;
+}
+const cpuPerTx = (r: CpuReading, txs: number): CpuPerTx => {
+  const per = (ms: number) => ms / Math.max(txs, 1);
+  return { relay: per(r.relayMs ?? r.benchMs), relayIncludesClient: r.relayMs === undefined, bench: per(r.benchMs), ...(r.postgresMs === undefined ? {} : { postgres: per(r.postgresMs) }) };
+};
+const cpuText = (c: CpuPerTx) =>
+  `CPU per tx: relay ${c.relay.toFixed(2)} ms${c.relayIncludesClient ? ' (app + bench client, one process)' : ''}, PostgreSQL ${c.postgres === undefined ? 'n/a' : `${c.postgres.toFixed(2)} ms`}`;
+
 interface Results {
-  submit: { n: number; accepted: number; perSec: number; p50Ms: number; p99Ms: number; drainMs: number };
+  submit: { n: number; accepted: number; perSec: number; p50Ms: number; p99Ms: number; drainMs: number; cpu: CpuPerTx };
   e2e: {
     n: number;
     relayTps: number;
@@ -569,6 +634,9 @@ interface Results {
     /** Node calls per transaction, all methods, and the breakdown. */
     relayRpc: { total: number; text: string };
     directRpc: { total: number; text: string };
+    relayCpu: CpuPerTx;
+    /** CPU ms per transaction of this process while only the direct client ran. */
+    directCpuMsPerTx: number;
     costs?: Costs;
   };
   blocks: BlocksResults;
@@ -578,6 +646,7 @@ interface Results {
 async function phaseSubmit(stack: Stack, problems: string[]): Promise<Results['submit']> {
   log(`phase 1: ${SETTINGS.submitN} × POST /api/submit-tx, concurrency ${SETTINGS.concurrency}`);
   const cpu = cpuMeter();
+  const phaseCpu = await cpuPhase(relayPids(stack), stack.db);
   const out = await submitMany(stack, SETTINGS.submitN, now() + SETTINGS.phaseTimeoutMs);
   const submitCpu = cpu();
   const lat = sortNum(out.latencies);
@@ -586,10 +655,12 @@ async function phaseSubmit(stack: Stack, problems: string[]): Promise<Results['s
   const drainStart = now();
   const counts = await waitTerminal(stack.db, out.txIds, now() + SETTINGS.phaseTimeoutMs);
   const drainMs = now() - drainStart;
+  const cpuPer = cpuPerTx(await phaseCpu(), out.txIds.length);
   if (counts.pending > 0) problems.push(`phase 1: ${counts.pending} of ${out.txIds.length} still PENDING ${(drainMs / 1000).toFixed(0)} s after the last submission`);
   if (counts.failed > 0) problems.push(`phase 1: ${counts.failed} FAILED (${(await failureReasons(stack.db, out.txIds)).join('; ')})`);
   log(`  ${out.txIds.length} accepted in ${out.elapsedMs.toFixed(0)} ms (${submitCpu}); executed ${counts.executed}, failed ${counts.failed}, pending ${counts.pending} after a ${drainMs.toFixed(0)} ms drain`);
-  return { n: SETTINGS.submitN, accepted: out.txIds.length, perSec: (out.txIds.length / out.elapsedMs) * 1000, p50Ms: percentile(lat, 50), p99Ms: percentile(lat, 99), drainMs };
+  log(`  submission to EXECUTED, ${cpuText(cpuPer)}`);
+  return { n: SETTINGS.submitN, accepted: out.txIds.length, perSec: (out.txIds.length / out.elapsedMs) * 1000, p50Ms: percentile(lat, 50), p99Ms: percentile(lat, 99), drainMs, cpu: cpuPer };
 }
 
 /**
@@ -601,14 +672,16 @@ async function phaseSubmit(stack: Stack, problems: string[]): Promise<Results['s
 async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string[]): Promise<Results['e2e']> {
   const n = SETTINGS.n;
   const halves = [Math.ceil(n / 2), Math.floor(n / 2)];
-  const direct = { ok: 0, elapsedMs: 0, blocks: 0 };
+  const direct = { ok: 0, elapsedMs: 0, blocks: 0, cpuMs: 0 };
   const directBefore = new Map(directCalls);
   const directHalf = async (count: number, which: string) => {
     if (count === 0) return;
     log(`phase 2: ${count} mint calls direct, ${which} half (ethers, ${wallets.length} wallets, concurrency ${SETTINGS.concurrency})`);
     const cpu = cpuMeter();
+    const phaseCpu = await cpuPhase([], stack.db);
     const firstBlock = await stack.provider.getBlockNumber();
     const run = await directThroughput(stack, wallets, count);
+    direct.cpuMs += (await phaseCpu()).benchMs;
     const blocks = (await stack.provider.getBlockNumber()) - firstBlock;
     if (run.errors.length > 0) problems.push(`phase 2 direct baseline (${which} half): ${run.errors.length - (run.ok < count ? 1 : 0)} errors, first: ${run.errors[0]}${run.ok < count ? `; ${run.errors.at(-1)}` : ''}`);
     log(`  direct: ${run.ok}/${count} mined in ${run.elapsedMs.toFixed(0)} ms (${((run.ok / run.elapsedMs) * 1000).toFixed(1)} tx/s, ${cpu()}) in ${blocks} blocks`);
@@ -626,9 +699,10 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
   const stopProfile = await startProfile(SETTINGS.profile);
   if (SETTINGS.costs) countPgStatements(stack.db);
   const costs = SETTINGS.costs
-    ? await costMeter({ db: stack.db, redisUrl: SETTINGS.redisUrl, clusterNodes: process.env.QUEUE_REDIS_CLUSTER_NODES, workerPids: (stack.workers ?? []).map((w) => w.pid!) })
+    ? await costMeter({ db: stack.db, redisUrl: SETTINGS.redisUrl, clusterNodes: process.env.QUEUE_REDIS_CLUSTER_NODES })
     : undefined;
   const cpu = cpuMeter();
+  const phaseCpu = await cpuPhase(relayPids(stack), stack.db);
   const started = now();
   const deadline = started + SETTINGS.phaseTimeoutMs;
   let doneAt = 0;
@@ -670,17 +744,18 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
   if (last.failed > 0) problems.push(`phase 2 relay: ${last.failed} FAILED (${(await failureReasons(stack.db, ids)).join('; ')})`);
   const relayTps = (last.executed / relayMs) * 1000;
   const relayCpu = cpu();
+  const relayCpuPer = cpuPerTx(await phaseCpu(), last.executed);
   await stopProfile();
   const relayRpc = perTx(relayBefore, await appRpcCalls(stack.api), last.executed);
   const costsPerTx = await costs?.(last.executed);
   if (costsPerTx) {
     const c = costsPerTx;
-    log(`  costs per tx: CPU ${c.cpuMsPerTx.bench.toFixed(2)} ms in this process (${SETTINGS.workers > 0 ? 'API + bench client' : 'app + bench client'})${c.cpuMsPerTx.workers.length ? `, ${c.cpuMsPerTx.workers.map((w) => w.toFixed(2)).join(' + ')} ms in worker processes` : ''}`);
-    log(`  costs per tx: ${c.pgStatementsPerTx.toFixed(1)} SQL statements from this process; database: ${c.pg.xact_commit.toFixed(1)} commits, ${c.pg.tup_inserted.toFixed(1)} rows inserted, ${c.pg.tup_updated.toFixed(1)} updated, ${c.pg.tup_deleted.toFixed(1)} deleted`);
+    log(`  costs per tx: ${SETTINGS.app === 'inline' ? `${c.pgStatementsPerTx.toFixed(1)} SQL statements from this process` : 'SQL statements n/a (the app runs in a child process; BENCH_APP=inline counts them)'}; database: ${c.pg.xact_commit.toFixed(1)} commits, ${c.pg.tup_inserted.toFixed(1)} rows inserted, ${c.pg.tup_updated.toFixed(1)} updated, ${c.pg.tup_deleted.toFixed(1)} deleted`);
     log(`  costs per tx: Redis commands ${c.redisCommandsPerTx.app.toFixed(1)} on the app's Redis (${c.redisCommandsPerTx.appTop})`);
     log(`  costs per tx: Redis commands ${c.redisCommandsPerTx.queues.toFixed(1)} on the queue cluster (${c.redisCommandsPerTx.queuesTop}), Lua-called commands included`);
   }
   log(`  relay: ${last.executed}/${n} executed in ${relayMs.toFixed(0)} ms (${relayTps.toFixed(1)} tx/s; submissions took ${submitMs.toFixed(0)} ms, ${relayCpu})`);
+  log(`  relay: ${cpuText(relayCpuPer)}; the bench process ${relayCpuPer.bench.toFixed(2)} ms`);
   const relayBlocks = (await stack.provider.getBlockNumber()) - relayFirstBlock;
   log(`  relay: mined in ${relayBlocks} blocks (${(last.executed / Math.max(relayBlocks, 1)).toFixed(2)} tx per block)`);
   log(`  relay node calls per tx ${relayRpc.total.toFixed(2)}: ${relayRpc.text}`);
@@ -688,6 +763,8 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
   await directHalf(halves[1], 'second');
   const directTps = (direct.ok / direct.elapsedMs) * 1000;
   const directRpc = perTx(directBefore, directCalls, direct.ok);
+  const directCpuMsPerTx = direct.cpuMs / Math.max(direct.ok, 1);
+  log(`  direct, both halves: CPU per tx ${directCpuMsPerTx.toFixed(2)} ms (this process: ethers signing, sending, receipt polls)`);
   log(`  direct, both halves: ${direct.ok}/${n} mined in ${direct.elapsedMs.toFixed(0)} ms (${directTps.toFixed(1)} tx/s) in ${direct.blocks} blocks (${(direct.ok / Math.max(direct.blocks, 1)).toFixed(2)} tx per block); node calls per tx ${directRpc.total.toFixed(2)}: ${directRpc.text}`);
   return {
     n,
@@ -700,6 +777,8 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
     submitPerSec: (submitted.txIds.length / submitted.elapsedMs) * 1000,
     relayRpc,
     directRpc,
+    relayCpu: relayCpuPer,
+    directCpuMsPerTx,
     ...(costsPerTx ? { costs: costsPerTx } : {}),
   };
 }
@@ -761,26 +840,34 @@ async function phaseSync(stack: Stack, wallet: Wallet, problems: string[]): Prom
 
 // ---------------------------------------------------------------- report
 
-function report(results: Partial<Results>, problems: string[], appProblems: BenchLogger | undefined): Record<string, unknown> {
+function report(results: Partial<Results>, problems: string[], appProblems: AppProblems | undefined, relayProcessCount: number): Record<string, unknown> {
   const rows: Array<[string, string, string]> = [];
   const f = (x: number | undefined, d = 1) => (x === undefined || !Number.isFinite(x) ? 'n/a' : x.toFixed(d));
   const { submit, e2e, sync } = results;
+  const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  const cpuNote = (c: CpuPerTx) => (c.relayIncludesClient ? 'app + bench client (BENCH_APP=inline)' : `relay process${relayProcessCount > 1 ? 'es' : ''} only`);
   if (submit) {
-    rows.push([`accepted submissions/s (N=${submit.n}, c=${SETTINGS.concurrency}, ${SETTINGS.accounts} acct)`, f(submit.perSec), `${submit.accepted}/${submit.n} × 201; latency p50 ${f(submit.p50Ms)} ms, p99 ${f(submit.p99Ms)} ms`]);
+    rows.push([`accepted submissions/s (N=${submit.n}, c=${SETTINGS.concurrency}, ${SETTINGS.accounts} acct)`, f(submit.perSec), `${submit.accepted}/${submit.n} × 201; latency p50 ${f(submit.p50Ms)} ms, p99 ${f(submit.p99Ms)} ms; target ≥ ${TARGETS.submitPerSec}: ${met(submit.perSec >= TARGETS.submitPerSec)}`]);
+    rows.push(['relay CPU ms/tx, phase 1 (submission to EXECUTED)', f(submit.cpu.relay, 2), `${cpuNote(submit.cpu)}; PostgreSQL ${f(submit.cpu.postgres, 2)} ms/tx`]);
   }
   if (e2e) {
     rows.push([`relay end-to-end tx/s (N=${e2e.n}, ${SETTINGS.accounts} acct)`, f(e2e.relayTps), `${e2e.executed} EXECUTED in ${f(e2e.relayMs / 1000, 2)} s (submissions ${f(e2e.submitPerSec)}/s)`]);
     rows.push([`direct ethers tx/s (N=${e2e.n}, ${SETTINGS.wallets} wallets)`, f(e2e.directTps), `mined in ${f(e2e.directMs / 1000, 2)} s`]);
     rows.push(['node calls per transaction relay / direct', `${f(e2e.relayRpc.total, 2)} / ${f(e2e.directRpc.total, 2)}`, 'by method: see the phase 2 lines above']);
-    rows.push(['throughput ratio relay/direct', f(e2e.ratio, 2), `target ≥ ${TARGETS.ratio}: ${e2e.ratio >= TARGETS.ratio ? 'met' : 'NOT met'}`]);
+    rows.push(['throughput ratio relay/direct', f(e2e.ratio, 2), `target ≥ ${TARGETS.ratio}: ${met(e2e.ratio >= TARGETS.ratio)}`]);
+    rows.push(['relay CPU ms/tx, phase 2 (end to end)', f(e2e.relayCpu.relay, 2), `${cpuNote(e2e.relayCpu)}; target ≤ ${TARGETS.relayCpuMsPerTx}: ${met(e2e.relayCpu.relay <= TARGETS.relayCpuMsPerTx)}`]);
+    rows.push(['direct client CPU ms/tx, phase 2', f(e2e.directCpuMsPerTx, 2), 'the bench process while only the direct client runs']);
+    rows.push(['PostgreSQL CPU ms/tx, phase 2 (relay)', f(e2e.relayCpu.postgres, 2), 'backends of the bench database, its own connection excluded']);
   }
   if (sync) {
     rows.push([`submit-tx-sync latency p50 / p99 (M=${sync.m})`, `${f(sync.relayP50)} / ${f(sync.relayP99)} ms`, '']);
     rows.push(['direct send + wait latency p50 / p99', `${f(sync.directP50)} / ${f(sync.directP99)} ms`, '']);
-    rows.push(['sync overhead p50 / p99', `${f(sync.overheadP50)} / ${f(sync.overheadP99)} ms`, `target p50 ≤ ${TARGETS.overheadP50Ms} ms: ${sync.overheadP50 <= TARGETS.overheadP50Ms ? 'met' : 'NOT met'}`]);
+    rows.push(['sync overhead p50 / p99', `${f(sync.overheadP50)} / ${f(sync.overheadP99)} ms`, `target p50 ≤ ${TARGETS.overheadP50Ms} ms: ${met(sync.overheadP50 <= TARGETS.overheadP50Ms)}`]);
   }
   if (results.blocks) {
     for (const [metric, relay, direct] of blocksRows(results.blocks, SETTINGS.blockSeconds)) rows.push([metric, relay, `direct ${direct}`]);
+    const b = results.blocks;
+    rows.push([`${SETTINGS.blockSeconds} s blocks: targets`, '', `burst mined within ${TARGETS.burstBlocks} blocks: ${met(b.burst.relay.spanBlocks <= TARGETS.burstBlocks)}; final visible p50 ≤ ${TARGETS.visibleP50Ms} ms after its block, paced and burst: ${met(b.paced.relay.visibleP50Ms <= TARGETS.visibleP50Ms && b.burst.relay.visibleP50Ms <= TARGETS.visibleP50Ms)}`]);
   }
   const w0 = Math.max(...rows.map((r) => r[0].length), 6);
   const w1 = Math.max(...rows.map((r) => r[1].length), 5);
@@ -808,6 +895,13 @@ function report(results: Partial<Results>, problems: string[], appProblems: Benc
     directP99Ms: round(sync?.directP99 ?? NaN),
     overheadP50Ms: round(sync?.overheadP50 ?? NaN),
     overheadP99Ms: round(sync?.overheadP99 ?? NaN),
+    relayCpuMsPerTx: round(e2e?.relayCpu.relay ?? NaN, 2),
+    relayCpuIncludesClient: e2e?.relayCpu.relayIncludesClient ?? SETTINGS.app === 'inline',
+    directCpuMsPerTx: round(e2e?.directCpuMsPerTx ?? NaN, 2),
+    postgresCpuMsPerTx: round(e2e?.relayCpu.postgres ?? NaN, 2),
+    submitCpuMsPerTx: round(submit?.cpu.relay ?? NaN, 2),
+    app: SETTINGS.app,
+    workers: SETTINGS.workers,
     n: SETTINGS.n,
     submitN: SETTINGS.submitN,
     syncM: SETTINGS.syncM,
@@ -833,7 +927,7 @@ async function shutdown(stack: Partial<Stack> | undefined): Promise<void> {
   };
   if (!stack) return;
   await step('closing the app', () => stack.app?.close());
-  for (const worker of stack.workers ?? []) {
+  for (const worker of [...(stack.appProcess ? [stack.appProcess] : []), ...(stack.workers ?? [])]) {
     await step(`stopping worker ${worker.pid}`, () => {
       if (worker.exitCode !== null) return undefined;
       const exited = new Promise((r) => worker.once('exit', r));
@@ -903,7 +997,7 @@ async function main(): Promise<number> {
   } catch (err) {
     fatal = err as Error;
   }
-  const summary = report(results, problems, stack?.logger);
+  const summary = report(results, problems, stack?.logger, stack ? relayPids(stack).length : 0);
   await shutdown(ref.stack);
   clearTimeout(watchdog);
   // Figures mean little without the machine they ran on (shared machines are noisy).
@@ -919,7 +1013,16 @@ async function main(): Promise<number> {
     console.error(`[bench] FAILED: ${problems.length} problem(s) during the run (see above)`);
     return 1;
   }
-  const missed = (results.e2e && !(results.e2e.ratio >= TARGETS.ratio)) || (results.sync && !(results.sync.overheadP50 <= TARGETS.overheadP50Ms));
+  const missed =
+    (results.submit && !(results.submit.perSec >= TARGETS.submitPerSec)) ||
+    (results.e2e && !(results.e2e.ratio >= TARGETS.ratio && results.e2e.relayCpu.relay <= TARGETS.relayCpuMsPerTx)) ||
+    (results.sync && !(results.sync.overheadP50 <= TARGETS.overheadP50Ms)) ||
+    (results.blocks &&
+      !(
+        results.blocks.burst.relay.spanBlocks <= TARGETS.burstBlocks &&
+        results.blocks.paced.relay.visibleP50Ms <= TARGETS.visibleP50Ms &&
+        results.blocks.burst.relay.visibleP50Ms <= TARGETS.visibleP50Ms
+      ));
   if (missed && SETTINGS.enforce) {
     console.error('[bench] FAILED: a target was missed (BENCH_ENFORCE=1)');
     return 1;
