@@ -23,6 +23,7 @@ import { RelayerKeys1795751000000 } from './1795751000000-relayer-keys';
 import { TimePartitions1795760000000 } from './1795760000000-time-partitions';
 import { Bridge1795761000000 } from './1795761000000-bridge';
 import { MinedStages1795764000000 } from './1795764000000-mined-stages';
+import { BroadcastLookups1795765000000 } from './1795765000000-broadcast-lookups';
 
 /** Every migration in order; listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   TimePartitions1795760000000,
   Bridge1795761000000,
   MinedStages1795764000000,
+  BroadcastLookups1795765000000,
 ];

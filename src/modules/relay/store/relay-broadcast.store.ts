@@ -51,13 +51,16 @@ export class RelayBroadcastStore extends SqlStore {
    * and its bytes are being sent again: its nonce is no gap to fill).
    */
   async ownedNonces(chainId: number, sender: string, fromNonce: bigint, settledUntilFinal = false): Promise<Set<string>> {
-    const owners = settledUntilFinal ? sql`${inFlightTxIds()} UNION ALL ${unfinalizedTxIds(chainId, sender)}` : inFlightTxIds();
-    const rows = await this.rows<{ nonce: string }>(
-      sql`SELECT DISTINCT nonce::text AS nonce FROM relay_broadcasts
-           WHERE chain_id = ${chainId} AND sender = ${sender} AND nonce >= ${fromNonce}::bigint AND tx_id IN (${owners})`,
-    );
+    const rows = await this.rows<{ nonce: string }>(ownedNoncesQuery(chainId, sender, fromNonce, settledUntilFinal));
     return new Set(rows.map((r) => r.nonce));
   }
+}
+
+/** RelayBroadcastStore.ownedNonces' statement. */
+export function ownedNoncesQuery(chainId: number, sender: string, fromNonce: bigint, settledUntilFinal: boolean): Sql {
+  const owners = settledUntilFinal ? sql`${inFlightTxIds()} UNION ALL ${unfinalizedTxIds(chainId, sender)}` : inFlightTxIds();
+  return sql`SELECT DISTINCT nonce::text AS nonce FROM relay_broadcasts
+              WHERE chain_id = ${chainId} AND sender = ${sender} AND nonce >= ${fromNonce}::bigint AND tx_id IN (${owners})`;
 }
 
 /**
