@@ -22,6 +22,12 @@ export function dbPoolSize(): number {
   return Number(process.env.DB_POOL_SIZE ?? 20);
 }
 
+/** DB_PREPARED_STATEMENTS (true): the stores' statements as named prepared statements (src/database/prepared-statements.ts). */
+export function dbPreparedStatements(): boolean {
+  return (preparedStatements ??= process.env.DB_PREPARED_STATEMENTS !== 'false');
+}
+let preparedStatements: boolean | undefined;
+
 /** BUILD_COMMIT, set by the image build: the build-info metric's label. */
 export function buildCommit(): string | undefined {
   return process.env.BUILD_COMMIT;

@@ -1,5 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { returningRows } from './returning-rows';
+import { runStatement } from './prepared-statements';
 import { compileSql, Sql } from './sql';
 
 /** Where a statement runs: the pool, or the caller's open transaction. */
@@ -16,7 +16,7 @@ export abstract class SqlStore {
   /** The rows a statement returns (RETURNING included), on `runner` or the pool. */
   protected async rows<T>(query: Sql, runner: SqlRunner = this.dataSource): Promise<T[]> {
     const { text, values } = compileSql(query);
-    return returningRows<T>(await runner.query(text, values));
+    return runStatement<T>(runner, text, values);
   }
 
   protected async first<T>(query: Sql, runner?: SqlRunner): Promise<T | undefined> {

@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { storesDatabase, storesDatabaseUrl } from '../../test/fakes/database';
+import { dataSourceOptions } from './data-source-options';
+import { rawSql, sql, Sql } from './sql';
+import { SqlStore } from './sql-store';
+
+class ProbeStore extends SqlStore {
+  constructor(dataSource: DataSource) {
+    super(dataSource);
+  }
+  run<T>(query: Sql, runner?: EntityManager): Promise<T[]> {
+    return this.rows<T>(query, runner);
+  }
+}
+
+/** One connection, so a statement prepared by one call is the one the next call finds. */
+describe('stores run their statements prepared', () => {
+  let migrated: DataSource;
+  let ds: DataSource;
+  let store: ProbeStore;
+  const table = `prepared_probe_${randomBytes(4).toString('hex')}`;
+  const t = rawSql(table);
+
+  beforeAll(async () => {
+    migrated = await storesDatabase();
+    ds = new DataSource({ ...dataSourceOptions(storesDatabaseUrl(), false), extra: { max: 1 } });
+    await ds.initialize();
+    store = new ProbeStore(ds);
+    await ds.query(`CREATE TABLE ${table} (id int PRIMARY KEY, a int NOT NULL)`);
+  });
+
+  afterAll(async () => {
+    await ds.query(`DROP TABLE IF EXISTS ${table}`);
+    await ds.destroy();
+    await migrated.destroy();
+  });
+
+  const prepared = async (text: string) =>
+    Number((await ds.query(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement = $1`, [text]))[0].n);
+
+  it('prepares a statement once on its connection and runs it again by name', async () => {
+    await store.run(sql`INSERT INTO ${t} VALUES (${1}, ${10})`);
+    for (let i = 0; i < 3; i++) expect(await store.run<{ a: number }>(sql`SELECT a FROM ${t} WHERE id = ${1}`)).toEqual([{ a: 10 }]);
+    expect(await prepared(`SELECT a FROM ${table} WHERE id = $1`)).toBe(1);
+  });
+
+  it('runs prepared inside the caller transaction, and rolls back with it', async () => {
+    await expect(
+      store.transaction(async (em) => {
+        await store.run(sql`UPDATE ${t} SET a = ${20} WHERE id = ${1}`, em);
+        expect(await store.run<{ a: number }>(sql`SELECT a FROM ${t} WHERE id = ${1}`, em)).toEqual([{ a: 20 }]);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await store.run<{ a: number }>(sql`SELECT a FROM ${t} WHERE id = ${1}`)).toEqual([{ a: 10 }]);
+  });
+
+  it("keeps TypeORM's error with the driver's code inside", async () => {
+    const failure = await store.run(sql`INSERT INTO ${t} VALUES (${1}, ${11})`).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(QueryFailedError);
+    expect((failure as QueryFailedError & { driverError: { code: string } }).driverError.code).toBe('23505');
+  });
+
+  it('plans again when a migration changed the columns under a prepared SELECT *', async () => {
+    const all = () => store.run<Record<string, number>>(sql`SELECT * FROM ${t} WHERE id = ${1}`);
+    expect(await all()).toEqual([{ id: 1, a: 10 }]);
+    await ds.query(`ALTER TABLE ${table} ADD COLUMN b int NOT NULL DEFAULT 7`);
+    expect(await all()).toEqual([{ id: 1, a: 10, b: 7 }]);
+  });
+});
