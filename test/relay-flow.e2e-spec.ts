@@ -3,6 +3,7 @@ import { LedgerService } from '../src/modules/accounts/domain/ledger.service';
 import { mintCall, randomAddress, testChain, token, tokenContract } from './support/chain-fixtures';
 import { clusterKeys, QUEUE_BACKENDS, RedisCluster, startRedisCluster } from './support/redis-cluster';
 import { createAccount, createTestApp, TestApp } from './support/test-app';
+import { testEnv } from './support/test-env';
 import { waitForTx } from './support/wait-for-tx';
 
 // The same flow with the queues on the app's Redis and on a Redis Cluster (QUEUE_REDIS_CLUSTER_NODES).
@@ -59,12 +60,13 @@ describe.each(QUEUE_BACKENDS)('relay: submit, send, confirm, settle (queues on $
   if (backend.cluster)
     it('on the cluster, the send jobs ran there and each queue keeps its keys in a slot of its own', async () => {
     const c = cluster!;
-    const keys = await clusterKeys(c, '{relay-test:*');
+    const prefix = testEnv().REDIS_PREFIX;
+    const keys = await clusterKeys(c, `{${prefix}:*`);
     // The send jobs of the two transactions above completed on the cluster (the queue's event stream says so; completed jobs are removed).
-    const events = await c.cli(c.ports[0], '-c', 'xrange', '{relay-test:relay-send}:relay-send:events', '-', '+');
+    const events = await c.cli(c.ports[0], '-c', 'xrange', `{${prefix}:relay-send}:relay-send:events`, '-', '+');
     expect(events.split('\n').filter((line) => line === 'completed').length).toBeGreaterThanOrEqual(2);
-    const sendSlot = await c.cli(c.ports[0], 'cluster', 'keyslot', '{relay-test:relay-send}:relay-send:completed');
-    const reconcilerSlot = await c.cli(c.ports[0], 'cluster', 'keyslot', '{relay-test:reconciler}:reconciler:repeat');
+    const sendSlot = await c.cli(c.ports[0], 'cluster', 'keyslot', `{${prefix}:relay-send}:relay-send:completed`);
+    const reconcilerSlot = await c.cli(c.ports[0], 'cluster', 'keyslot', `{${prefix}:reconciler}:reconciler:repeat`);
     expect(sendSlot).not.toBe(reconcilerSlot);
     // Hash tags per queue spread the queues over more than one master.
     expect([...keys.values()].filter((k) => k.length > 0).length).toBeGreaterThan(1);
