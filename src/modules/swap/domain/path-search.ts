@@ -108,7 +108,8 @@ export interface RankedPaths {
    * cannot take the full amount may still carry part of it), best first
    * (distinct paths, none already in byFull or bySlice). A split needs parallel capacity, and
    * paths that differ only in a hub pool (four WETH/USDC pools in front of every USDC->X route)
-   * otherwise fill byFull with copies of one route and leave the other routes out.
+   * otherwise fill byFull with copies of one route and leave the other routes out. Paths with a
+   * pool no listed path has come first (pickCovering), then the rest by slice output.
    */
   byLink: RankedPath[];
   /** Paths evaluated. */
@@ -227,7 +228,33 @@ export function rankPaths(graph: PoolGraph, tokenIn: string, tokenOut: string, a
     const listed = new Set([...result.byFull, ...result.bySlice]);
     const best = new Set<RankedPath>();
     for (const inner of bestByLink.values()) for (const r of inner.values()) if (!listed.has(r)) best.add(r);
-    result.byLink = [...best].sort((a, b) => b.slice - a.slice).slice(0, perLink);
+    result.byLink = pickCovering([...best].sort((a, b) => b.slice - a.slice), listed, perLink);
   }
   return result;
+}
+
+/**
+ * Up to `size` of `ranked` (best first), those with a pool no path picked so far (nor `listed`)
+ * goes through first, then the rest in order. A pool's capacity can only reach the split through a
+ * path that holds it: without this, variants of one route that differ in a pool already listed
+ * (each WETH/USDC pool in front of the same USDC->XT3->XT4) fill the list, and a parallel
+ * route's own pool (USDC->XT5 on a second DEX) never becomes a candidate.
+ */
+function pickCovering(ranked: RankedPath[], listed: Iterable<RankedPath>, size: number): RankedPath[] {
+  const covered = new Set<PoolState>();
+  for (const r of listed) for (const hop of r.path.hops) covered.add(hop.pool);
+  const picked: RankedPath[] = [];
+  const rest: RankedPath[] = [];
+  for (const r of ranked) {
+    if (picked.length >= size) break;
+    if (r.path.hops.some((hop) => !covered.has(hop.pool))) {
+      picked.push(r);
+      for (const hop of r.path.hops) covered.add(hop.pool);
+    } else rest.push(r);
+  }
+  for (const r of rest) {
+    if (picked.length >= size) break;
+    picked.push(r);
+  }
+  return picked;
 }

@@ -32,9 +32,10 @@ function isqrt(n: bigint): bigint {
 /**
  * `crowded` adds what the local stack's own tokens bring to that graph: several WETH/USDC pools
  * (each USDC->X route then comes in as many variants) and DAI, whose DAI/USDC V3 pool is a narrow
- * ±0.5% position that cannot take a large input whole.
+ * ±0.5% position that cannot take a large input whole. `equalHubPools` adds that many more
+ * WETH/USDC pairs equal to the first, each on its own DEX.
  */
-function hubAndSpoke(extraTokens: number, crowded = false): PoolGraph {
+function hubAndSpoke(extraTokens: number, crowded = false, equalHubPools = 0): PoolGraph {
   const pools: PoolState[] = [];
   const address = (): string => `0xa${(pools.length + 1).toString(16).padStart(39, '0')}`;
   const v2 = (a: string, b: string, ua: number, ub: number): void => {
@@ -56,6 +57,11 @@ function hubAndSpoke(extraTokens: number, crowded = false): PoolGraph {
     pools.push(v3Pool({ address: address(), provider: v3dex, token0, token1, fee: narrow ? 100 : 3000 }, { sqrtPriceX96, tick, liquidity, tickSpacing: spacing, ticks }));
   };
   v2(WETH, USDC, 2000, 6_000_000);
+  for (let i = 0; i < equalHubPools; i++) {
+    const [token0, token1] = WETH < USDC ? [WETH, USDC] : [USDC, WETH];
+    const [reserve0, reserve1] = token0 === WETH ? [units(WETH, 2000), units(USDC, 6_000_000)] : [units(USDC, 6_000_000), units(WETH, 2000)];
+    pools.push({ kind: 'v2', address: address(), provider: { ...v2dex, key: `equal-${i}`, name: `equal-${i}` }, token0, token1, reserve0, reserve1 });
+  }
   if (crowded) {
     for (const [key, weth] of [['sushiswap-v2', 500], ['other-v2', 1000], ['third-v2', 700]] as const) {
       const [token0, token1] = WETH < USDC ? [WETH, USDC] : [USDC, WETH];
@@ -160,5 +166,52 @@ describe('router on a hub-and-spoke graph (the LOCAL_EXTRA_POOLS shape)', () => 
       if (ratio < 0.999) process.stdout.write(`crowded ${from}->${to} at ${size}% of depth: router/optimum ${ratio}\n`);
       expect(ratio).toBeGreaterThanOrEqual(0.999);
     }
+  });
+});
+
+describe('router when variants of one route crowd out a parallel one', () => {
+  // decisions.md left "a hub crowded by six equal WETH/USDC pools" at 0.956: with 6 (8) such
+  // pools the old link list held only WETH-side variants of the best USDC->XT routes (0.96, 0.84).
+  it.each([6, 8])('WETH -> XT7 with %p equal WETH/USDC pools: at least 0.999 of the optimum at 5% and 100% of depth', (equal) => {
+    const hub = hubAndSpoke(30, false, equal - 1);
+    for (const size of [5n, 100n]) {
+      const amountIn = (depthOf(hub, WETH) * size) / 100n;
+      const best = searchPlans({ graph: hub }, WETH, xt(7), amountIn).reduce((m, p) => (p.amountOut > m ? p.amountOut : m), 0n);
+      const ratio = Number((best * 1_000_000n) / optimum(hub, WETH, xt(7), amountIn, 400)) / 1e6;
+      if (ratio < 0.999) process.stdout.write(`${equal} equal WETH/USDC pools at ${size}% of depth: router/optimum ${ratio}\n`);
+      expect(ratio).toBeGreaterThanOrEqual(0.999);
+    }
+  });
+
+  // A->B through eight equal A/B pools, then B->D directly (two pools), via C or via E. The 16
+  // direct paths fill the by-output and by-slice shortlists; the best path through each pair of
+  // consecutive pools then offers 16 variants of A->B->C->D (one per A/B pool and B/C pool),
+  // slightly better than A->B->E->D, so 12 slots held only those and the B/E and E/D pools,
+  // a quarter of the optimum's flow, reached no candidate (bench:quote at 20,000 pools:
+  // WETH->XT3784 at 0.966, its USDC->XT3785->XT3784 route on the V2 pair missing).
+  const [A, B, C, D, E] = [token(11), token(12), token(13), token(14), token(15)];
+  const pools: PoolState[] = [];
+  const pair = (a: string, b: string, depth: bigint, key: string): void => {
+    const [token0, token1] = a < b ? [a, b] : [b, a];
+    const reserve = depth * 10n ** 18n;
+    pools.push({ kind: 'v2', address: `0xb${(pools.length + 1).toString(16).padStart(39, '0')}`, provider: { ...v2dex, key, name: key }, token0, token1, reserve0: reserve, reserve1: reserve });
+  };
+  for (let i = 0; i < 8; i++) pair(A, B, 1000n, `ab-${i}`);
+  for (let i = 0; i < 2; i++) pair(B, D, 10n, `bd-${i}`);
+  for (let i = 0; i < 2; i++) pair(B, C, 10n, `bc-${i}`);
+  pair(C, D, 20n, 'cd');
+  for (let i = 0; i < 2; i++) pair(B, E, 9n, `be-${i}`);
+  pair(E, D, 18n, 'ed');
+  const graph = buildPoolGraph(pools);
+
+  it('A -> D: the split reaches the pools of the crowded-out route and at least 0.999 of the optimum', () => {
+    const amountIn = 5n * 10n ** 18n;
+    const plans = searchPlans({ graph }, A, D, amountIn);
+    const best = plans.reduce((m, p) => (p.amountOut > m.amountOut ? p : m));
+    const opt = optimum(graph, A, D, amountIn, 400);
+    const ratio = Number((best.amountOut * 1_000_000n) / opt) / 1e6;
+    if (ratio < 0.999) process.stdout.write(`crowded-out route: router/optimum ${ratio}\n`);
+    expect(ratio).toBeGreaterThanOrEqual(0.999);
+    expect(best.legs.some((leg) => leg.path.hops.some((hop) => hop.tokenOut === E))).toBe(true);
   });
 });
