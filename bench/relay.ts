@@ -512,16 +512,31 @@ interface StatusCounts {
   failed: number;
 }
 
+/** Final statuses already seen: a poll asks only for the ids still pending. */
+const finalStatus = new Map<string, string>();
+
+/**
+ * Where `ids` stand. Cheap for the database the relay shares this machine with: only the ids not
+ * final yet are asked for, through a join on `unnest` (`id = ANY($1)` with thousands of ids took
+ * 15-75 ms to plan on the partitioned table, every 50 ms).
+ */
 async function countStatuses(db: Client, ids: string[]): Promise<StatusCounts> {
-  const res = await db.query<{ status: string; n: string }>('SELECT status, count(*) AS n FROM relay_transactions WHERE id = ANY($1::uuid[]) GROUP BY status', [ids]);
-  const counts: StatusCounts = { pending: 0, executed: 0, failed: 0 };
-  for (const row of res.rows) {
-    if (row.status === 'PENDING') counts.pending += Number(row.n);
-    else if (row.status === 'EXECUTED') counts.executed += Number(row.n);
-    else counts.failed += Number(row.n);
+  const open = ids.filter((id) => !finalStatus.has(id));
+  if (open.length > 0) {
+    const res = await db.query<{ id: string; status: string }>(
+      "SELECT t.id, t.status FROM unnest($1::uuid[]) AS u(id) JOIN relay_transactions t ON t.id = u.id WHERE t.status <> 'PENDING'",
+      [open],
+    );
+    for (const row of res.rows) finalStatus.set(row.id, row.status);
   }
   // ids the database does not know yet count as pending
-  counts.pending += ids.length - (counts.pending + counts.executed + counts.failed);
+  const counts: StatusCounts = { pending: 0, executed: 0, failed: 0 };
+  for (const id of ids) {
+    const status = finalStatus.get(id);
+    if (status === undefined) counts.pending++;
+    else if (status === 'EXECUTED') counts.executed++;
+    else counts.failed++;
+  }
   return counts;
 }
 
