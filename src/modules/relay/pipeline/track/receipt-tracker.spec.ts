@@ -38,6 +38,7 @@ describe('ReceiptTracker scanning blocks', () => {
     const fetched: number[] = [];
     const settled: string[] = [];
     const released: string[] = [];
+    const batches: string[][] = [];
     let onFetch: ((block: number) => void) | undefined;
     const provider = {
       getBlockNumber: async () => head,
@@ -52,12 +53,19 @@ describe('ReceiptTracker scanning blocks', () => {
     };
     const chains = { provider: () => provider, get: () => ({ capabilities: { flashBlocks: false } }) } as unknown as ChainRegistry;
     // The slot goes with the move, which settlement makes: told as soon as the receipt is seen.
-    const settlement = { settleMined: async (txId: string) => void settled.push(txId), receiptSeen: (txId: string) => void released.push(txId) } as unknown as SettlementService;
+    const settlement = {
+      settleMined: async (txId: string) => void settled.push(txId),
+      settleMinedMany: async (batch: Array<{ txId: string }>) => {
+        batches.push(batch.map((b) => b.txId));
+        for (const { txId } of batch) settled.push(txId);
+      },
+      receiptSeen: (txId: string) => void released.push(txId),
+    } as unknown as SettlementService;
     const config = { RELAY_RECEIPT_POLL_MS: 250, RELAY_FLASHBLOCKS_POLL_MS: 75, RELAY_HEAD_POLL_MS: 25 } as AppConfig;
     const tracker = new ReceiptTracker(chains, settlement, config);
     trackers.push(tracker);
     const tick = () => (tracker as unknown as { tick(c: number, w: unknown): Promise<void> }).tick(1, (tracker as unknown as { watches: Map<number, unknown> }).watches.get(1));
-    return { tracker, tick, fetched, settled, released, setFetchHook: (f: (block: number) => void) => (onFetch = f) };
+    return { tracker, tick, fetched, settled, released, batches, setFetchHook: (f: (block: number) => void) => (onFetch = f) };
   }
 
   const trackers: ReceiptTracker[] = [];
@@ -79,6 +87,15 @@ describe('ReceiptTracker scanning blocks', () => {
     await t.tick();
     expect(t.settled.sort()).toEqual(['A', 'B']);
     expect(t.released.sort()).toEqual(['A', 'B']);
+  });
+
+  it('the receipts found in one scan settle as ONE batch, in block order, not one settlement each', async () => {
+    const t = setup(4, { 1: [hashOf(0xa), hashOf(0xb)], 2: [hashOf(0xc)], 4: [hashOf(0xd)] });
+    for (const [id, n] of [['A', 0xa], ['B', 0xb], ['C', 0xc], ['D', 0xd]] as const) t.tracker.track(1, id, hashOf(n), 1);
+    t.setFetchHook(() => undefined);
+    await t.tick();
+    expect(t.batches).toEqual([['A', 'B', 'C', 'D']]);
+    expect(t.released).toEqual(['A', 'B', 'C', 'D']);
   });
 
   it('a signature sent after blocks were read is not looked for in them again', async () => {
