@@ -31,6 +31,8 @@ interface ChainWatch {
   rerun: boolean;
   /** When the last broadcast was handed over: polling is fast right after it and slows down with time. */
   kickedAt: number;
+  /** The last heads this watch's polls saw arrive (first seen at `at`), oldest first: the chain's block cadence. */
+  arrivals: Array<{ block: number; at: number }>;
 }
 
 /**
@@ -71,6 +73,18 @@ const SETTLE_BACKLOG = 256;
 const FETCH_PARALLEL = 4;
 /** A head read this recently is a safe lower bound for a transaction about to be broadcast. */
 const HEAD_FRESH_MS = 1_000;
+/**
+ * On a chain that makes blocks at a steady interval (interval mining, most L2s), the head is read
+ * every NEAR_POLL_MS from NEAR_MS before the next block is due until it arrives (or half an
+ * interval late): the block is seen a few ms after it arrives instead of up to a head poll
+ * (RELAY_HEAD_POLL_MS) later, for a dozen more eth_blockNumber calls per block while anything is
+ * in flight. The cadence is the last CADENCE_SPAN single-block steps, steady when they differ by
+ * at most CADENCE_TOLERANCE of their median (instant mining never is).
+ */
+const NEAR_MS = 30;
+const NEAR_POLL_MS = 3;
+const CADENCE_SPAN = 4;
+const CADENCE_TOLERANCE = 0.1;
 
 /**
  * Watches the chains for the transactions this worker broadcast: one eth_getBlockReceipts
@@ -114,7 +128,7 @@ export class ReceiptTracker implements OnModuleDestroy {
   track(chainId: number, txId: string, hash: string, fromBlock: number, known?: RelayTransactionEntity, sentAt?: number): void {
     let watch = this.watches.get(chainId);
     if (!watch) {
-      watch = { hashes: new Map(), byTx: new Map(), rows: new Map(), cursor: fromBlock - 1, dueAt: 0, busy: false, rerun: false, kickedAt: 0, read: [] };
+      watch = { hashes: new Map(), byTx: new Map(), rows: new Map(), cursor: fromBlock - 1, dueAt: 0, busy: false, rerun: false, kickedAt: 0, read: [], arrivals: [] };
       this.watches.set(chainId, watch);
     }
     if (sentAt !== undefined) fromBlock = Math.max(fromBlock, readBefore(watch, sentAt) + 1);
@@ -201,12 +215,20 @@ export class ReceiptTracker implements OnModuleDestroy {
     }, interval);
   }
 
-  /** KICK_MS right after a broadcast, then a quarter of the time since it, up to the head poll and the chain's interval. */
-  private backoff(chainId: number, watch: ChainWatch): number {
-    const since = Date.now() - watch.kickedAt;
-    if (since < FAST_WINDOW_MS) return KICK_MS;
+  /**
+   * KICK_MS right after a broadcast, then a quarter of the time since it, up to the head poll and
+   * the chain's interval; NEAR_POLL_MS around the time a steady chain's next block is due, and
+   * never past that time.
+   */
+  private backoff(chainId: number, watch: ChainWatch, now = Date.now()): number {
+    const since = now - watch.kickedAt;
     const headPoll = this.config.RELAY_HEAD_POLL_MS > 0 ? this.config.RELAY_HEAD_POLL_MS : Infinity;
-    return Math.min(this.interval(chainId), headPoll, Math.max(KICK_MS, Math.round(since / 4)));
+    const usual = since < FAST_WINDOW_MS ? KICK_MS : Math.min(this.interval(chainId), headPoll, Math.max(KICK_MS, Math.round(since / 4)));
+    const due = nextBlockDue(watch);
+    if (due === null) return usual;
+    const until = due.at - now;
+    if (until > NEAR_MS) return Math.min(usual, until - NEAR_MS);
+    return until > -due.interval / 2 ? Math.min(usual, NEAR_POLL_MS) : usual;
   }
 
   private interval(chainId: number): number {
@@ -222,6 +244,7 @@ export class ReceiptTracker implements OnModuleDestroy {
     try {
       const provider = this.chains.provider(chainId);
       const latest = await provider.getBlockNumber();
+      noteArrival(watch, latest, Date.now());
       this.noteHead(chainId, latest);
       while (watch.cursor < latest && watch.hashes.size > 0) {
         if (this.settling.size >= SETTLE_BACKLOG) await new Promise<void>((wake) => this.drained.push(wake));
@@ -304,6 +327,33 @@ export class ReceiptTracker implements OnModuleDestroy {
     watch.byTx.delete(txId);
     watch.rows.delete(txId);
   }
+}
+
+/** Notes when a poll first saw a new head (the arrivals of the last few blocks). */
+function noteArrival(watch: ChainWatch, head: number, at: number): void {
+  const last = watch.arrivals[watch.arrivals.length - 1];
+  if (last && head <= last.block) return;
+  watch.arrivals.push({ block: head, at });
+  if (watch.arrivals.length > CADENCE_SPAN + 1) watch.arrivals.shift();
+}
+
+/**
+ * When a steady chain's next block is due (the last arrival plus the median step of the last
+ * CADENCE_SPAN single-block steps), or null when the steps are too few or not steady.
+ */
+export function nextBlockDue(watch: Partial<Pick<ChainWatch, 'arrivals'>>): { at: number; interval: number } | null {
+  const a = watch.arrivals ?? [];
+  if (a.length < CADENCE_SPAN + 1) return null;
+  const steps: number[] = [];
+  for (let i = 1; i < a.length; i++) {
+    // A poll that saw two blocks at once (or a gap) tells no single step.
+    if (a[i].block - a[i - 1].block !== 1) return null;
+    steps.push(a[i].at - a[i - 1].at);
+  }
+  const sorted = [...steps].sort((x, y) => x - y);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  if (median < 2 * NEAR_MS || sorted[sorted.length - 1] - sorted[0] > CADENCE_TOLERANCE * median) return null;
+  return { at: a[a.length - 1].at + median, interval: median };
 }
 
 /** Blocks remembered with the time their receipts were read (a few seconds of instant blocks). */

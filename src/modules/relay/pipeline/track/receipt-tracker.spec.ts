@@ -1,7 +1,7 @@
 import type { AppConfig } from '../../../../config/app-config';
 import type { ChainRegistry } from '../../../chains';
 import type { SettlementService } from '../settle/settlement.service';
-import { ReceiptTracker } from './receipt-tracker.service';
+import { nextBlockDue, ReceiptTracker } from './receipt-tracker.service';
 
 describe('ReceiptTracker polling after a broadcast', () => {
   const chains = { get: (chainId: number) => ({ capabilities: { flashBlocks: chainId === 84532 } }) } as unknown as ChainRegistry;
@@ -26,6 +26,35 @@ describe('ReceiptTracker polling after a broadcast', () => {
     expect(delayOf(tracker, 31337, 200)).toBe(25);
     expect(delayOf(tracker, 31337, 5_000)).toBe(25);
     expect(delayOf(trackerWith(100), 84532, 5_000)).toBe(75);
+  });
+});
+
+describe('ReceiptTracker on a chain with a steady block interval', () => {
+  const chains = { get: () => ({ capabilities: { flashBlocks: false } }) } as unknown as ChainRegistry;
+  const tracker = new ReceiptTracker(chains, {} as SettlementService, { RELAY_RECEIPT_POLL_MS: 250, RELAY_FLASHBLOCKS_POLL_MS: 75, RELAY_HEAD_POLL_MS: 25 } as AppConfig);
+  const backoff = (watch: object, now: number) => (tracker as unknown as { backoff(c: number, w: object, now: number): number }).backoff(31337, watch, now);
+  /** Blocks 10.. seen at these times; the last broadcast long ago (past the fast window). */
+  const watchOf = (times: number[]) => ({ kickedAt: 0, arrivals: times.map((at, i) => ({ block: 10 + i, at })) });
+
+  it('reads the head every few ms from just before the next block is due, not a head poll late', () => {
+    const watch = watchOf([1_000, 2_003, 2_998, 4_001, 5_000]);
+    expect(nextBlockDue(watch)).toEqual({ at: 6_003, interval: 1_003 });
+    // Far from it: the usual head poll.
+    expect(backoff(watch, 5_100)).toBe(25);
+    // 40 ms before it: wake up 30 ms before it, not 25 ms from now.
+    expect(backoff(watch, 5_963)).toBe(10);
+    // Within 30 ms of it, and while it is late (up to half an interval): every 3 ms.
+    expect(backoff(watch, 5_980)).toBe(3);
+    expect(backoff(watch, 6_300)).toBe(3);
+    expect(backoff(watch, 6_600)).toBe(25);
+  });
+
+  it('no cadence from too few blocks, blocks seen two at a time, uneven steps or instant mining', () => {
+    expect(nextBlockDue(watchOf([1_000, 2_000, 3_000, 4_000]))).toBeNull();
+    expect(nextBlockDue({ arrivals: [10, 11, 13, 14, 15].map((block, i) => ({ block, at: i * 1_000 })) })).toBeNull();
+    expect(nextBlockDue(watchOf([1_000, 2_000, 3_000, 4_400, 5_400]))).toBeNull();
+    expect(nextBlockDue(watchOf([1_000, 1_004, 1_009, 1_013, 1_020]))).toBeNull();
+    expect(backoff(watchOf([1_000, 1_004, 1_009, 1_013, 1_020]), 1_025)).toBe(25);
   });
 });
 
