@@ -14,23 +14,12 @@ export const TEST_CHAINS = [
   { chainId: 84532, name: 'Base Sepolia (local)', port: Number(process.env.TEST_CHAIN_84532_PORT ?? 18546) },
 ];
 
-/**
- * `relay-test`, or `relay-test-<db>` on another Redis database than 15: pub/sub channels ignore
- * the database number, so two test runs side by side on one Redis server (TEST_REDIS_URL with
- * different databases) would otherwise hear each other's status signals.
- */
-function testRedisPrefix(redisUrl: string): string {
-  const db = new URL(redisUrl).pathname.replace(/^\//, '') || '0';
-  return db === '15' ? 'relay-test' : `relay-test-${db}`;
-}
-
 export function testEnv(): Record<string, string> {
-  const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15';
   return {
     NODE_ENV: 'test',
     DATABASE_URL: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/relay_test',
-    REDIS_URL: redisUrl,
-    REDIS_PREFIX: testRedisPrefix(redisUrl),
+    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15',
+    REDIS_PREFIX: 'relay-test',
     CHAINS_FILE: TEST_CHAINS_FILE,
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     JWT_SECRET: TEST_JWT_SECRET,
