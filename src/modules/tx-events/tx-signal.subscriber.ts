@@ -47,13 +47,19 @@ export class TxSignalSubscriber implements OnModuleDestroy {
     return this.ready;
   }
 
+  /** A message is one signal, or several published together (a JSON array, in their order). */
   private dispatch(message: string): void {
-    let signal: TxSignal;
+    let parsed: TxSignal | TxSignal[];
     try {
-      signal = JSON.parse(message) as TxSignal;
+      parsed = JSON.parse(message) as TxSignal | TxSignal[];
     } catch {
       return;
     }
+    for (const signal of Array.isArray(parsed) ? parsed : [parsed]) this.deliver(signal);
+  }
+
+  private deliver(signal: TxSignal): void {
+    if (!signal?.notification) return;
     for (const listener of [...this.all, ...(this.byTx.get(signal.notification.txId) ?? [])]) {
       try {
         listener(signal);

@@ -15,10 +15,17 @@ export function txSignalChannel(config: AppConfig): string {
  * The one way a transaction's status change is announced. `record` writes the outbox row in
  * the caller's database transaction; `publish` fans the signal out over Redis after commit
  * (sync waiters, sockets). Consumers that must not miss anything read the outbox.
+ *
+ * Signals published in the same turn of the event loop (a batch of settlements, the hashes of
+ * the broadcasts whose answers arrived together) go out as ONE message, a JSON array (a single
+ * signal stays a JSON object), which `TxSignalSubscriber` unpacks: one Redis command and one
+ * parse per batch instead of per transaction, in the order they were published.
  */
 @Injectable()
 export class TxStatusPublisher {
   private readonly logger = new Logger(TxStatusPublisher.name);
+  private queued: TxSignal[] = [];
+  private flushing?: Promise<void>;
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
@@ -32,12 +39,37 @@ export class TxStatusPublisher {
     return notification;
   }
 
-  /** Best effort: a lost signal only delays a waiter until its timeout; the outbox keeps the truth. */
-  async publish(kind: TxSignal['kind'], notification: TxNotification, origin?: string | null): Promise<void> {
+  /** Best effort: a lost signal only delays a waiter until its timeout; the outbox keeps the truth. Resolves once sent. */
+  publish(kind: TxSignal['kind'], notification: TxNotification, origin?: string | null): Promise<void> {
+    return this.enqueue([{ kind, notification, origin }]);
+  }
+
+  /** `publish` for many notifications of one kind, in their order. */
+  publishMany(kind: TxSignal['kind'], items: ReadonlyArray<{ notification: TxNotification; origin?: string | null }>): Promise<void> {
+    if (items.length === 0) return Promise.resolve();
+    return this.enqueue(items.map(({ notification, origin }) => ({ kind, notification, origin })));
+  }
+
+  private enqueue(signals: TxSignal[]): Promise<void> {
+    for (const signal of signals) this.queued.push(signal);
+    this.flushing ??= new Promise<void>((resolve) =>
+      setImmediate(() => {
+        this.flushing = undefined;
+        void this.flush().then(resolve);
+      }),
+    );
+    return this.flushing;
+  }
+
+  private async flush(): Promise<void> {
+    const signals = this.queued;
+    this.queued = [];
+    if (signals.length === 0) return;
     try {
-      await this.redis.publish(txSignalChannel(this.config), JSON.stringify({ kind, notification, origin } satisfies TxSignal));
+      await this.redis.publish(txSignalChannel(this.config), JSON.stringify(signals.length === 1 ? signals[0] : signals));
     } catch (err) {
-      this.logger.warn(`could not publish ${kind} signal for ${notification.txId}: ${(err as Error).message}`);
+      const ids = signals.map((s) => `${s.kind} ${s.notification.txId}`);
+      this.logger.warn(`could not publish ${ids.length === 1 ? `the ${ids[0]} signal` : `${ids.length} signals (${ids.slice(0, 3).join(', ')}, ...)`}: ${(err as Error).message}`);
     }
   }
 }

@@ -179,6 +179,47 @@ export function settleCoveredUpdate(actualMicro: bigint, counters: AccountCounte
 }
 
 /**
+ * The final UPDATE of a batch of covered settlements: per account of the `source` rows (user_id,
+ * reserved_micro, actual_micro, success, daily, ord: the order the settlements happened in), what
+ * was reserved and not charged goes back, and the counters move as the settlements one after
+ * another would have moved them: the streak is the failures after the last success (on top of
+ * the account's own when none succeeded; a null success leaves it), the day's amount is lowered
+ * by what the estimates of today's submissions exceeded their charges (each charge is within its
+ * estimate, so clamping at 0 once equals clamping after each). The accounts are locked in id
+ * order first: two batches (or a batch and a submission) never wait for each other crosswise.
+ * `daily`: the day window and clock of the rows whose `daily` is true (one for the batch).
+ */
+export function settleCoveredManyCtes(daily: { dayStart: Date; now: Date } | null): Sql {
+  const dayStart = daily?.dayStart ?? null;
+  return sql`account_rows AS (
+         SELECT s.*, max(s.ord) FILTER (WHERE s.success) OVER (PARTITION BY s.user_id) AS last_success FROM source s
+       ),
+       account_source AS (
+         SELECT user_id, sum(reserved_micro) AS reserved_micro, sum(reserved_micro - actual_micro) AS released_micro,
+                bool_or(COALESCE(success, false)) AS any_success,
+                count(*) FILTER (WHERE success = false AND ord > COALESCE(last_success, -1)) AS failures_after,
+                bool_or(daily) AS any_daily, COALESCE(sum(reserved_micro - actual_micro) FILTER (WHERE daily), 0) AS daily_release_micro
+           FROM account_rows GROUP BY user_id
+       ),
+       account_lock AS (
+         SELECT id FROM accounts WHERE id IN (SELECT user_id FROM account_source) ORDER BY id FOR UPDATE
+       ),
+       account AS (
+         UPDATE accounts a
+            SET available_micro = a.available_micro + s.released_micro,
+                pending_micro = a.pending_micro - s.reserved_micro,
+                failure_streak = CASE WHEN s.any_success THEN s.failures_after ELSE a.failure_streak + s.failures_after END,
+                daily_consumed_micro = CASE WHEN s.any_daily
+                  THEN GREATEST((CASE WHEN a.daily_updated_at < ${dayStart}::timestamptz THEN 0 ELSE a.daily_consumed_micro END) - s.daily_release_micro, 0)
+                  ELSE a.daily_consumed_micro END,
+                daily_updated_at = CASE WHEN s.any_daily THEN ${daily?.now ?? null}::timestamptz ELSE a.daily_updated_at END
+           FROM account_source s
+          WHERE a.id = s.user_id AND a.id IN (SELECT id FROM account_lock)
+      RETURNING a.id AS user_id, ${lowBalanceDue('a')} AS low_balance_due
+       )`;
+}
+
+/**
  * Whether the account row `alias` (as it is now) has an account.low_balance transition to make:
  * under its threshold and not alerted yet, or back over it while alerted. The monitor's
  * conditional UPDATE makes the transition; a statement that changed the balance can RETURN this

@@ -241,3 +241,32 @@ export function policySettleCtes(source: string, chargedMicro: bigint): Sql {
            FROM ${src} s WHERE s.policy_id IS NOT NULL AND e.policy_id = s.policy_id AND e.end_user = s.end_user AND e.window_start = s.policy_window_start
        )`;
 }
+
+/**
+ * `policySettleCtes` for a batch: each policy (and end user's window) of the `source` rows
+ * (policy_id, end_user, policy_window_start, policy_reserved_micro, actual_micro) settled once with
+ * the sums of its rows (an UPDATE ... FROM applies one source row per target row); the clamps at 0
+ * come out as they would one settlement after another (every amount is subtracted).
+ */
+export function policySettleManyCtes(source: string): Sql {
+  const src = rawSql(source);
+  return sql`policy_source AS (
+         SELECT policy_id, end_user, policy_window_start, sum(policy_reserved_micro) AS reserved_micro, sum(actual_micro) AS charged_micro,
+                count(*) FILTER (WHERE actual_micro = 0) AS given_back
+           FROM ${src} WHERE policy_id IS NOT NULL GROUP BY policy_id, end_user, policy_window_start
+       ),
+       policy_settle AS (
+         UPDATE sponsorship_policies p
+            SET reserved_micro = GREATEST(p.reserved_micro - s.reserved_micro, 0), spent_micro = p.spent_micro + s.charged_micro,
+                tx_count = GREATEST(p.tx_count - s.given_back, 0), updated_at = now()
+           FROM (SELECT policy_id, sum(reserved_micro) AS reserved_micro, sum(charged_micro) AS charged_micro, sum(given_back) AS given_back
+                   FROM policy_source GROUP BY policy_id) s
+          WHERE p.id = s.policy_id
+       ),
+       policy_user_settle AS (
+         UPDATE sponsorship_policy_end_users e
+            SET reserved_micro = GREATEST(e.reserved_micro - s.reserved_micro, 0), spent_micro = e.spent_micro + s.charged_micro,
+                tx_count = GREATEST(e.tx_count - s.given_back, 0)
+           FROM policy_source s WHERE e.policy_id = s.policy_id AND e.end_user = s.end_user AND e.window_start = s.policy_window_start
+       )`;
+}

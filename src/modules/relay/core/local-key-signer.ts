@@ -1,4 +1,5 @@
-import { getBytes, hexlify, Signature, SigningKey, TransactionRequest } from 'ethers';
+import { getBytes, hexlify, keccak256, Signature, SigningKey, TransactionRequest } from 'ethers';
+import { plainTx } from './plain-tx';
 import { DigestRelaySigner, unsignedTransaction } from './signers/relay-signer';
 
 /** libsecp256k1's signing, when the platform has the prebuilt binary of the `secp256k1` package. */
@@ -45,9 +46,27 @@ export class LocalKeySigner extends DigestRelaySigner {
 
   /** The hot path without a promise per signature. */
   override async signTransaction(request: TransactionRequest): Promise<string> {
+    const plain = this.signPlain(request);
+    if (plain) return plain.raw;
     const tx = unsignedTransaction(request);
     tx.signature = this.sign(tx.unsignedHash);
     return tx.serialized;
+  }
+
+  /** The signed bytes and their hash; a plain transaction (`plainTx`) without ethers' Transaction. */
+  async signTransactionHashed(request: TransactionRequest): Promise<{ raw: string; hash: string }> {
+    const plain = this.signPlain(request);
+    if (plain) return plain;
+    const raw = await this.signTransaction(request);
+    return { raw, hash: keccak256(raw) };
+  }
+
+  private signPlain(request: TransactionRequest): { raw: string; hash: string } | null {
+    if (!native) return null;
+    const plain = plainTx(request);
+    if (!plain) return null;
+    const { signature, recid } = native.ecdsaSign(plain.digest, this.key);
+    return plain.signed(signature, recid);
   }
 
   signDigest(digest: string): Promise<Signature> {

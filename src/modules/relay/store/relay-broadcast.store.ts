@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In } from 'typeorm';
-import { Sql, sql } from '../../../database/sql';
+import { rawSql, Sql, sql } from '../../../database/sql';
 import { SqlRunner, SqlStore } from '../../../database/sql-store';
 import { FeeSettings, maxGasPrice } from '../core/fees';
 import { RelayBroadcastEntity } from './relay-broadcast.entity';
@@ -99,7 +99,17 @@ export function unmarkedTxIds(hashes: string[]): Sql {
  * settlement does (its row, then the mined broadcast): the other order deadlocked with it.
  */
 export function markAcceptedUpdate(hashes: string[], when?: Sql): Sql {
-  return sql`UPDATE relay_broadcasts SET broadcast_at = now() WHERE hash = ANY(${hashes}::varchar[]) AND broadcast_at IS NULL${when ? sql` AND ${when}` : sql``}`;
+  return sql`UPDATE relay_broadcasts SET broadcast_at = now()
+               WHERE hash = ANY(${hashes}::varchar[]) AND hash IN (${unmarkedLocked(sql`${hashes}::varchar[]`)}) AND broadcast_at IS NULL${when ? sql` AND ${when}` : sql``}`;
+}
+
+/**
+ * The unmarked broadcasts of `hashes`, locked in hash order: the statements that mark many
+ * (broadcast marks, a batch of settlements) take them in the same order, so they never wait for
+ * each other crosswise.
+ */
+function unmarkedLocked(hashes: Sql): Sql {
+  return sql`SELECT hash FROM relay_broadcasts WHERE hash = ANY(${hashes}) AND broadcast_at IS NULL ORDER BY hash FOR UPDATE`;
 }
 
 /**
@@ -108,6 +118,12 @@ export function markAcceptedUpdate(hashes: string[], when?: Sql): Sql {
  */
 export function markMinedCte(hash: string, when?: Sql): Sql {
   return sql`accepted AS (UPDATE relay_broadcasts SET broadcast_at = now() WHERE hash = ${hash} AND broadcast_at IS NULL${when ? sql` AND ${when}` : sql``})`;
+}
+
+/** `markMinedCte` for a batch: the mined broadcast of each row of `rows` (a CTE with a `hash` column, run to completion first). */
+export function markMinedManyCte(rows: string): Sql {
+  const hashes = sql`ARRAY(SELECT hash FROM ${rawSql(rows)})`;
+  return sql`accepted AS (UPDATE relay_broadcasts SET broadcast_at = now() WHERE hash = ANY(${hashes}) AND hash IN (${unmarkedLocked(hashes)}) AND broadcast_at IS NULL)`;
 }
 
 /** The CTE `forgotten`: drops the signed transactions of a row that can never be mined (its nonce went to another). */

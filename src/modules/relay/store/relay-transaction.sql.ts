@@ -12,6 +12,25 @@ export function moveSet(m: Move): Sql {
   return joinSql(parts);
 }
 
+/**
+ * `moveSet` for a statement that moves many rows at once, each to its own stage: the stage and
+ * status from the statement's columns `stageColumn`/`statusColumn`, which must hold the `to` and
+ * `status` of `moves` (one per row, in the statement's order). Every move starts from the same
+ * stages and sets the same time column (`moveWhere` of any of them is the WHERE).
+ */
+export function movesSet(moves: readonly Move[], stageColumn: Sql, statusColumn: Sql): Sql {
+  const [first] = moves;
+  if (!first) throw new Error('movesSet needs at least one move');
+  for (const m of moves) {
+    if (m.stamp !== first.stamp || m.from.length !== first.from.length || m.from.some((s, i) => s !== first.from[i])) {
+      throw new Error(`moves ${first.from.join('|')} → ${first.to} and ${m.from.join('|')} → ${m.to} cannot share one statement`);
+    }
+  }
+  const parts = [sql`stage = ${stageColumn}`, sql`status = ${statusColumn}`, sql`updated_at = now()`];
+  if (first.stamp) parts.push(sql`${rawSql(first.stamp)} = COALESCE(${rawSql(first.stamp)}, now())`);
+  return joinSql(parts);
+}
+
 export function moveWhere(m: Move): Sql {
   return sql`stage = ANY(${[...m.from]}::varchar[])`;
 }
@@ -45,7 +64,7 @@ export const STAGE_COLUMNS = rawSql('created_at, signed_at, broadcast_at, mined_
  * the outbox (webhooks) and the record agree to the millisecond; `payload` is the JSON built
  * before the statement.
  */
-export function payloadWithStages(payload: string): Sql {
+export function payloadWithStages(payload: string | Sql): Sql {
   return sql`(${payload}::jsonb || jsonb_build_object('stages', jsonb_build_object('acceptedAt', ${isoOf('created_at')}, 'signedAt', ${isoOf('signed_at')},
             'broadcastAt', ${isoOf('broadcast_at')}, 'minedAt', ${isoOf('mined_at')}, 'settledAt', ${isoOf('settled_at')})))`;
 }

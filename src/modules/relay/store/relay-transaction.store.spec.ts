@@ -7,7 +7,7 @@ import { notificationFor } from '../../tx-events';
 import { countersFor } from '../core/settlement-math';
 import { move, SENT, Stage } from '../core/stage';
 import type { RelayTransactionEntity } from './relay-transaction.entity';
-import type { SettledFields } from './relay-transaction.store';
+import type { CoveredSettlement, SettledFields } from './relay-transaction.store';
 
 /**
  * The relay row's composed statements on a real PostgreSQL: the nonce claim, a fee raise's
@@ -110,6 +110,87 @@ describe('RelayTransactionStore (real database)', () => {
     expect(await settleCovered(tx, 500_000n, hash())).toBeUndefined();
     expect(await balancesOf(path, tx.userId)).toEqual({ available: 9_000_000n, pending: 0n });
     expect((await eventsOf(path, tx.id)).map((e) => e.status)).toEqual(['PENDING', 'EXECUTED']);
+  });
+
+  /** A covered settlement of a batch (`settleCoveredMany`), its counters on the batch's clock `now`. */
+  function covered(tx: RelayTransactionEntity, costMicro: bigint, executionTxHash: string, now: Date, to: Stage = 'executed', success: boolean | null = to === 'executed' || to === 'mined_executed'): CoveredSettlement {
+    const m = move(to, SENT);
+    const fields: SettledFields = { executionTxHash, costMicro, isAccountCharged: true, receipt: null, revertReason: null, error: null, latencyMs: 1, failureReason: success === false ? 'reverted' : null };
+    const finished = Object.assign(Object.create(Object.getPrototypeOf(tx)) as RelayTransactionEntity, tx, fields, { status: m.status, stage: m.to });
+    return { tx, m, fields, notification: notificationFor(finished, 'PENDING'), counters: countersFor(tx, costMicro, success, now) };
+  }
+
+  const countersOf = async (userId: string) =>
+    ((await ds.query('SELECT failure_streak, daily_consumed_micro::text AS daily FROM accounts WHERE id = $1', [userId])) as Array<{ failure_streak: number; daily: string }>)[0];
+
+  it('settles a batch of covered rows in ONE statement, each account once, as the settlements one after another would', async () => {
+    // Two accounts with the same rows: one settles them one statement each, the other in one batch.
+    const rowsOf = async () => {
+      const user = await fundedAccount(path, 20_000_000n);
+      const rows: RelayTransactionEntity[] = [];
+      for (const reserved of [4_000_000n, 3_000_000n, 2_000_000n]) rows.push((await path.writer.write(user, submission(), reserved, null)).tx);
+      for (const [n, tx] of rows.entries()) await claim(tx, BigInt(n), hash());
+      await ds.query('UPDATE accounts SET failure_streak = 2 WHERE id = $1', [user]);
+      return { user, rows };
+    };
+    const plan = (rows: RelayTransactionEntity[], now: Date) => [
+      covered(rows[0], 1_250_000n, hash(), now, 'mined_reverted', false),
+      covered(rows[1], 1_000_000n, hash(), now),
+      covered(rows[2], 500_000n, hash(), now, 'mined_reverted', false),
+    ];
+    const one = await rowsOf();
+    const batched = await rowsOf();
+    const other = await rowsOf();
+    const now = new Date();
+    for (const item of plan(one.rows, now)) await path.txs.settleCoveredMany([item]);
+
+    const items = [...plan(batched.rows, now), covered(other.rows[0], 700_000n, hash(), now)];
+    const statements = jest.spyOn(ds, 'query');
+    const settled = await path.txs.settleCoveredMany(items);
+    expect(statements).toHaveBeenCalledTimes(1);
+    statements.mockRestore();
+
+    expect([...settled.keys()].sort()).toEqual([...batched.rows.map((r) => r.id), other.rows[0].id].sort());
+    expect(settled.get(batched.rows[1].id)).toMatchObject({ low_balance_due: false, settled_at: expect.any(Date), mined_at: expect.any(Date) });
+    expect(await balancesOf(path, batched.user)).toEqual(await balancesOf(path, one.user));
+    expect(await balancesOf(path, batched.user)).toEqual({ available: 20_000_000n - 2_750_000n, pending: 0n });
+    // The streak counts the failure after the last success; the day's amount is what was charged.
+    expect(await countersOf(batched.user)).toEqual(await countersOf(one.user));
+    expect(await countersOf(batched.user)).toEqual({ failure_streak: 1, daily: '2750000' });
+    expect(await balancesOf(path, other.user)).toEqual({ available: 20_000_000n - 700_000n - 5_000_000n, pending: 5_000_000n });
+    expect(await countersOf(other.user)).toEqual({ failure_streak: 0, daily: '5700000' });
+    expect(await path.txs.findById(batched.rows[0].id)).toMatchObject({ stage: 'mined_reverted', status: 'FAILED', costMicro: 1_250_000n, failureReason: 'reverted' });
+    expect(await path.txs.findById(batched.rows[1].id)).toMatchObject({ stage: 'executed', status: 'EXECUTED', costMicro: 1_000_000n, executionTxHash: items[1].fields.executionTxHash });
+    expect((await entriesOf(path, batched.user)).filter((e) => e.kind === 'settle')).toEqual([
+      { kind: 'settle', available: 2_750_000n, pending: -4_000_000n, reference: `tx:${batched.rows[0].id}` },
+      { kind: 'settle', available: 2_000_000n, pending: -3_000_000n, reference: `tx:${batched.rows[1].id}` },
+      { kind: 'settle', available: 1_500_000n, pending: -2_000_000n, reference: `tx:${batched.rows[2].id}` },
+    ]);
+    for (const tx of batched.rows) expect((await eventsOf(path, tx.id)).map((e) => e.status)).toEqual(['PENDING', tx === batched.rows[1] ? 'EXECUTED' : 'FAILED']);
+    const [event] = (await ds.query(`SELECT payload FROM tx_status_events WHERE tx_id = $1 AND status = 'EXECUTED'`, [batched.rows[1].id])) as Array<{ payload: { stages: { settledAt: string } } }>;
+    expect(event.payload.stages.settledAt).toBe(settled.get(batched.rows[1].id)!.settled_at!.toISOString());
+    expect(await path.ledger.audit(batched.user)).toMatchObject({ reconciles: true });
+    expect(await path.ledger.audit(other.user)).toMatchObject({ reconciles: true });
+  });
+
+  it('a batch leaves out the rows it may not settle (final, a stale copy, over the reservation) and settles the rest', async () => {
+    const user = await fundedAccount(path, 10_000_000n);
+    const rows: RelayTransactionEntity[] = [];
+    for (let n = 0; n < 4; n++) rows.push((await path.writer.write(user, submission(), 2_000_000n, null)).tx);
+    for (const [n, tx] of rows.entries()) await claim(tx, BigInt(n), hash());
+    const now = new Date();
+    await path.txs.settleCoveredMany([covered(rows[0], 100_000n, hash(), now)]);
+    const settled = await path.txs.settleCoveredMany([
+      covered(rows[0], 100_000n, hash(), now),
+      covered({ ...rows[1], estimatedCostMicro: 1_500_000n } as RelayTransactionEntity, 1_000_000n, hash(), now),
+      covered(rows[2], 2_000_001n, hash(), now),
+      covered(rows[3], 1_000_000n, hash(), now),
+    ]);
+    expect([...settled.keys()]).toEqual([rows[3].id]);
+    expect(await balancesOf(path, user)).toEqual({ available: 10_000_000n - 100_000n - 1_000_000n - 4_000_000n, pending: 4_000_000n });
+    expect((await eventsOf(path, rows[0].id)).map((e) => e.status)).toEqual(['PENDING', 'EXECUTED']);
+    expect(await path.txs.findById(rows[1].id)).toMatchObject({ stage: 'signed' });
+    expect(await path.ledger.audit(user)).toMatchObject({ reconciles: true });
   });
 
   it('a reorg correction is a move between mined stages (stage, cost, hash) with the adjust entry; a final row is left alone', async () => {

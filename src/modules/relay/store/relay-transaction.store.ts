@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import { joinSql, rawSql, Sql, sql } from '../../../database/sql';
 import { SqlRunner, SqlStore } from '../../../database/sql-store';
 import type { AccountCounters, RaiseRequest, ReservationRequest } from '../../accounts';
-import { maxRetriesOf, raiseEntryCte, raiseReservationCte, reservationCte, reserveEntryCte, settleCoveredUpdate, settleEntryCte } from '../../accounts/statements';
-import { policySettleCtes } from '../../policies/statements';
+import { maxRetriesOf, raiseEntryCte, raiseReservationCte, reservationCte, reserveEntryCte, settleCoveredManyCtes, settleCoveredUpdate, settleEntriesCte, settleEntryCte } from '../../accounts/statements';
+import { policySettleCtes, policySettleManyCtes } from '../../policies/statements';
 import type { TxNotification } from '../../tx-events';
 import { outboxInsert } from '../../tx-events/statements';
 import { FeeSettings } from '../core/fees';
 import { finalityMove, IN_FLIGHT, MINED, Move, move, SENT, Stage, statusOf } from '../core/stage';
-import { deleteBroadcastsCte, markAcceptedUpdate, markMinedCte, unmarkedTxIds } from './relay-broadcast.store';
+import { deleteBroadcastsCte, markAcceptedUpdate, markMinedCte, markMinedManyCte, unmarkedTxIds } from './relay-broadcast.store';
 import { CancelReason, RelayTransactionEntity } from './relay-transaction.entity';
-import { moveSet, moveWhere, payloadWithStages, STAGE_COLUMNS } from './relay-transaction.sql';
+import { moveSet, movesSet, moveWhere, payloadWithStages, STAGE_COLUMNS } from './relay-transaction.sql';
 
 /** The stage times of a row as a statement wrote them. */
 export interface StageStamps {
@@ -36,6 +36,15 @@ export interface RaiseOutcome {
   added_micro: string | null;
 }
 
+/** One covered settlement of a batch (`settleCoveredMany`): what `settleCovered` takes for one row. */
+export interface CoveredSettlement {
+  tx: Pick<RelayTransactionEntity, 'id' | 'estimatedCostMicro'>;
+  m: Move;
+  fields: SettledFields;
+  notification: TxNotification;
+  counters: AccountCounters;
+}
+
 export type SettledFields = Pick<RelayTransactionEntity, 'executionTxHash' | 'costMicro' | 'isAccountCharged' | 'receipt' | 'revertReason' | 'error' | 'latencyMs' | 'failureReason'> &
   Partial<Pick<RelayTransactionEntity, 'finalizedAt' | 'nativePriceUsd'>>;
 
@@ -48,6 +57,12 @@ export class RelayTransactionStore extends SqlStore {
 
   findById(id: string, runner?: SqlRunner): Promise<RelayTransactionEntity | null> {
     return this.manager(runner).findOneBy(RelayTransactionEntity, { id });
+  }
+
+  /** The rows of these ids that exist, in no particular order (one query). */
+  findByIds(ids: readonly string[], runner?: SqlRunner): Promise<RelayTransactionEntity[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.manager(runner).findBy(RelayTransactionEntity, { id: In([...ids]) });
   }
 
   /** Final rows (EXECUTED/FAILED) for the chain audit, oldest first, after the `after` id cursor within the same created_at order. */
@@ -227,11 +242,15 @@ export class RelayTransactionStore extends SqlStore {
    * The rows are locked before the broadcasts (the scalar subquery runs `moved` to completion
    * first), the order settlement takes them in: the reverse order deadlocked with settlements
    * of the same transactions, and each deadlock held both statements for deadlock_timeout (1 s).
+   * Rows and broadcasts are each locked in id (hash) order, as a batch of settlements takes them.
    */
   async markBroadcast(hashes: string[]): Promise<void> {
     const m = move('broadcast', ['signed']);
-    await this.rows(sql`WITH moved AS (
-        UPDATE relay_transactions SET ${moveSet(m)} WHERE id IN (${unmarkedTxIds(hashes)}) AND ${moveWhere(m)} RETURNING id
+    await this.rows(sql`WITH locked AS (
+        SELECT id FROM relay_transactions WHERE id IN (${unmarkedTxIds(hashes)}) AND ${moveWhere(m)} ORDER BY id FOR UPDATE
+      ),
+      moved AS (
+        UPDATE relay_transactions SET ${moveSet(m)} WHERE id IN (SELECT id FROM locked) AND ${moveWhere(m)} RETURNING id
       )
       ${markAcceptedUpdate(hashes, sql`(SELECT count(*) FROM moved) >= 0`)}`);
   }
@@ -280,6 +299,73 @@ export class RelayTransactionStore extends SqlStore {
                account AS (${settleCoveredUpdate(cost, counters)})
           SELECT ${STAGE_COLUMNS}, (SELECT bool_or(low_balance_due) FROM account) AS low_balance_due FROM row WHERE EXISTS (SELECT 1 FROM account)`,
     );
+  }
+
+  /**
+   * `settleCovered` for many rows in ONE statement (the receipts of a block, or whatever was
+   * found while the previous batch settled): each row (still signed or broadcast, its copy's
+   * reservation still the row's and covering its cost) with its status event, its mined broadcast
+   * marked and its settle entry; each account and sponsoring policy once, with the sums of its
+   * rows and its counters as the settlements in `items`' order would have left them. The rows are
+   * locked in id order before anything else, the accounts after them in id order, so concurrent
+   * batches and batched broadcast marks never deadlock. A field missing from an item is written
+   * as null (a row in flight has none of them set). The stage times and whether its account has a
+   * low-balance transition to make, per row settled; a row absent from the map was not settled
+   * here (finished meanwhile, a raise since, over its reservation: the general path's).
+   */
+  async settleCoveredMany(items: readonly CoveredSettlement[]): Promise<Map<string, StageStamps & { low_balance_due: boolean }>> {
+    const settled = new Map<string, StageStamps & { low_balance_due: boolean }>();
+    if (items.length === 0) return settled;
+    const daily = items.find((i) => i.counters.daily)?.counters.daily ?? null;
+    if (items.some((i) => i.counters.daily && (i.counters.daily.dayStart.getTime() !== daily?.dayStart.getTime() || i.counters.daily.now.getTime() !== daily.now.getTime()))) {
+      throw new Error('the settlements of one batch must share their day window and clock');
+    }
+    const moves = items.map((i) => i.m);
+    const fieldKeys = [...new Set(items.flatMap((i) => Object.keys(i.fields).filter((k) => i.fields[k as keyof SettledFields] !== undefined)))] as Array<keyof SettledFields>;
+    const fieldColumns = fieldKeys.map((key, n) => {
+      const [column] = this.columns({ [key]: items[0].fields[key] ?? null } as Partial<RelayTransactionEntity>, []);
+      const type = this.columnType(key);
+      const values = items.map((i) => this.stored(i.fields[key] ?? null, type));
+      const alias = rawSql(`f${n}`);
+      // jsonb travels as text (a JS array of strings), cast where it is written.
+      const arrayType = rawSql(type === 'jsonb' ? 'text' : type);
+      return { name: column.name, alias, array: sql`${values}::${arrayType}[]`, value: type === 'jsonb' ? sql`i.${alias}::jsonb` : sql`i.${alias}` };
+    });
+    const ids = items.map((i) => i.tx.id);
+    const input = sql`SELECT * FROM unnest(${ids}::uuid[], ${items.map((i) => i.tx.estimatedCostMicro.toString())}::bigint[],
+                  ${items.map((i) => (i.fields.costMicro ?? 0n).toString())}::bigint[], ${items.map((i) => i.fields.executionTxHash ?? '')}::varchar[],
+                  ${moves.map((m) => m.to)}::varchar[], ${moves.map((m) => m.status)}::varchar[], ${items.map((i) => JSON.stringify(i.notification))}::text[],
+                  ${items.map((_, n) => n)}::int[], ${items.map((i) => i.counters.success)}::boolean[], ${items.map((i) => i.counters.daily !== null)}::boolean[]
+                  ${fieldColumns.length > 0 ? sql`, ${joinSql(fieldColumns.map((c) => c.array))}` : sql``})
+                AS i(id, expected_micro, actual_micro, mined_hash, to_stage, to_status, payload, ord, success, daily${fieldColumns.length > 0 ? sql`, ${joinSql(fieldColumns.map((c) => c.alias))}` : sql``})`;
+    const rows = await this.rows<StageStamps & { id: string; low_balance_due: boolean }>(
+      sql`WITH input AS (${input}),
+               locked AS (SELECT id FROM relay_transactions WHERE id = ANY(${ids}::uuid[]) AND ${moveWhere(moves[0])} ORDER BY id FOR UPDATE),
+               row AS (
+                 UPDATE relay_transactions t
+                    SET ${movesSet(moves, sql`i.to_stage`, sql`i.to_status`)}, broadcast_at = COALESCE(t.broadcast_at, now()), mined_at = now()
+                        ${fieldColumns.length > 0 ? sql`, ${joinSql(fieldColumns.map((c) => sql`${c.name} = ${c.value}`))}` : sql``}
+                   FROM input i
+                  WHERE t.id = i.id AND t.id IN (SELECT id FROM locked) AND t.${moveWhere(moves[0])}
+                    AND t.estimated_cost_micro >= i.actual_micro AND t.estimated_cost_micro = i.expected_micro
+              RETURNING t.id, t.user_id, t.estimated_cost_micro, t.policy_id, t.end_user, t.policy_reserved_micro, t.policy_window_start,
+                        t.created_at, t.signed_at, t.broadcast_at, t.mined_at, t.settled_at,
+                        i.actual_micro, i.mined_hash AS hash, i.payload, i.to_status, i.ord, i.success, i.daily
+               ),
+               event AS (${outboxInsert(sql`SELECT id, user_id, to_status, 'PENDING', ${payloadWithStages(rawSql('payload'))} FROM row`)}),
+               ${markMinedManyCte('row')},
+               source AS (
+                 SELECT user_id, 'tx:' || id AS reference, estimated_cost_micro AS reserved_micro, actual_micro, success, daily, ord,
+                        policy_id, end_user, policy_window_start, policy_reserved_micro
+                   FROM row
+               ),
+               ${settleEntriesCte()},
+               ${policySettleManyCtes('source')},
+               ${settleCoveredManyCtes(daily)}
+          SELECT r.id, r.created_at, r.signed_at, r.broadcast_at, r.mined_at, r.settled_at, a.low_balance_due FROM row r JOIN account a ON a.user_id = r.user_id`,
+    );
+    for (const { id, low_balance_due, ...stamps } of rows) settled.set(id, { ...stamps, low_balance_due });
+    return settled;
   }
 
   /** The row locked for a settlement in the caller's transaction (the general path). */
@@ -395,6 +481,17 @@ export class RelayTransactionStore extends SqlStore {
   /** `column = value` for each given field, with the column's name and type from the entity's metadata. */
   private assignments(fields: Partial<RelayTransactionEntity>): Sql {
     return joinSql(this.columns(fields, []).map((c) => sql`${c.name} = ${c.value}`));
+  }
+
+  private columnType(property: string): string {
+    const column = this.dataSource.getMetadata(RelayTransactionEntity).findColumnWithPropertyName(property);
+    if (!column) throw new Error(`relay_transactions has no column for ${property}`);
+    return String(column.type);
+  }
+
+  /** A value as the driver wants it for a column of `type`. */
+  private stored(value: unknown, type: string): unknown {
+    return value === null ? null : type === 'jsonb' ? JSON.stringify(value) : typeof value === 'bigint' ? value.toString() : value;
   }
 
   /** The fields as columns: names and casts from the entity's metadata, values as the driver wants them. */

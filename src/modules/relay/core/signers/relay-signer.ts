@@ -18,6 +18,8 @@ export interface DigestSigner {
 /** What the pipeline signs with. */
 export interface RelaySigner extends DigestSigner {
   signTransaction(tx: TransactionRequest): Promise<string>;
+  /** The signed transaction and its hash, when the signer can give both for less than signing and hashing apart. */
+  signTransactionHashed?(tx: TransactionRequest): Promise<{ raw: string; hash: string }>;
   signTypedData(domain: TypedDataDomain, types: Record<string, TypedDataField[]>, value: Record<string, unknown>): Promise<string>;
   authorize(auth: AuthorizationRequest & { chainId: bigint | number; nonce: bigint | number }): Promise<Authorization>;
 }

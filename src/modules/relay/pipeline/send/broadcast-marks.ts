@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { RelayTransactionStore } from '../../store/relay-transaction.store';
+import { ReceiptTracker } from '../track/receipt-tracker.service';
 
 /** How long acceptances wait to be written together. */
 const FLUSH_MS = 50;
@@ -9,25 +10,34 @@ const FLUSH_MS = 50;
  * signed → broadcast), many in one statement:
  * under load a statement per transaction only for this record cost as much as settling it.
  * The mark is informational (null = signed, acceptance not recorded yet); settlement marks the
- * mined broadcast itself, so a mark lost in a crash is restored for everything that is mined.
+ * mined broadcast itself, so a mark lost in a crash is restored for everything that is mined,
+ * and one whose transaction was settled before the flush is not made again.
  */
 @Injectable()
 export class BroadcastMarks implements OnModuleDestroy {
   private readonly logger = new Logger(BroadcastMarks.name);
-  private pending: string[] = [];
+  private pending: Array<{ hash: string; txId?: string }> = [];
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly txs: RelayTransactionStore) {}
+  constructor(
+    private readonly txs: RelayTransactionStore,
+    private readonly tracker: ReceiptTracker,
+  ) {}
 
-  accepted(hash: string): void {
-    this.pending.push(hash);
+  /**
+   * `txId`, for a first broadcast the tracker watches: when its receipt was found and settled
+   * before the flush (instant mining), settlement marked it already and it is left out; a flush
+   * left with nothing makes no statement.
+   */
+  accepted(hash: string, txId?: string): void {
+    this.pending.push({ hash, txId });
     this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
   }
 
   async flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const hashes = this.pending;
+    const hashes = this.pending.filter((p) => p.txId === undefined || this.tracker.isTracking(p.txId)).map((p) => p.hash);
     this.pending = [];
     if (hashes.length === 0) return;
     try {

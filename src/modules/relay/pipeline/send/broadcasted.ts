@@ -30,7 +30,7 @@ export class Broadcasted {
     const [receipt] = await Promise.all([polling ? null : this.chain.receipt(row.chainId, hash), this.publisher.publish('hash', notificationFor(row, null))]);
     // Settlement marks the mined broadcast as accepted in its own statement; others are marked in batches.
     if (receipt) await this.tracker.found(row.chainId, receipt, row);
-    else this.marks.accepted(hash);
+    else this.marks.accepted(hash, row.id);
   }
 
   /** The stored bytes were sent again: every hash of the row watched (from a few blocks back, one may be mined already). */

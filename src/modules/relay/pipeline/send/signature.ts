@@ -13,7 +13,9 @@ export interface Signature extends SignedTx {
 }
 
 export async function signRow(signer: RelaySigner, tx: RelayTransactionEntity, fees: FeeSettings, nonce: bigint): Promise<SignedTx> {
-  const raw = await signer.signTransaction(signedRequest(tx, fees, nonce));
+  const request = signedRequest(tx, fees, nonce);
+  if (signer.signTransactionHashed) return signer.signTransactionHashed(request);
+  const raw = await signer.signTransaction(request);
   return { raw, hash: keccak256(raw) };
 }
 

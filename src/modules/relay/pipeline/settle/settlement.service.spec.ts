@@ -91,6 +91,51 @@ describe('SettlementService', () => {
     expect(get(LowBalanceMonitor).check).not.toHaveBeenCalled();
   });
 
+  it('a batch: the covered settlements in ONE statement and one publish, the rows not in hand read at once, an over-reservation on the general path', async () => {
+    const { unit, get, tx, txs, em } = setup({});
+    const second = Object.assign(new RelayTransactionEntity(), { ...tx, id: '0b7c2f4e-9d1a-4c3b-8e2f-000000000002', userId: 'a1b2c3d4-0000-4000-8000-000000000002' });
+    const over = Object.assign(new RelayTransactionEntity(), { ...tx, id: '0b7c2f4e-9d1a-4c3b-8e2f-000000000003', estimatedCostMicro: 10_000n });
+    txs.findByIds.mockResolvedValue([second]);
+    txs.settleCoveredMany.mockImplementation(async (items) => new Map(items.map((i) => [i.tx.id, { ...stamps, low_balance_due: i.tx.id === second.id }])));
+    txs.lockForSettlement.mockResolvedValue(over);
+    await unit.settleMinedMany([
+      { txId: tx.id, receipt: receipt(), known: tx },
+      { txId: second.id, receipt: receipt({ status: 0 }) },
+      { txId: over.id, receipt: receipt(), known: over },
+    ]);
+    expect(txs.findByIds).toHaveBeenCalledWith([second.id]);
+    expect(txs.findById).not.toHaveBeenCalled();
+    expect(txs.settleCoveredMany).toHaveBeenCalledTimes(1);
+    const [items] = txs.settleCoveredMany.mock.calls[0];
+    expect(items.map((i) => [i.tx.id, i.m.to, i.counters.success])).toEqual([
+      [tx.id, 'mined_executed', true],
+      [second.id, 'mined_reverted', false],
+    ]);
+    // One clock for the batch (one day window).
+    expect(items[0].counters.daily?.now).toBe(items[1].counters.daily?.now);
+    expect(txs.settleCovered).not.toHaveBeenCalled();
+    const publisher = get(TxStatusPublisher);
+    expect(publisher.publishMany).toHaveBeenCalledTimes(1);
+    expect(publisher.publishMany.mock.calls[0][1].map((s) => [s.notification.txId, s.notification.status])).toEqual([
+      [tx.id, 'EXECUTED'],
+      [second.id, 'FAILED'],
+    ]);
+    // Only the account the statement said is due is checked.
+    expect(get(LowBalanceMonitor).check).toHaveBeenCalledTimes(2);
+    expect(get(LowBalanceMonitor).check).toHaveBeenCalledWith(second.userId);
+    // The cost above its reservation: one transaction of its own, announced on its own.
+    expect(txs.finish).toHaveBeenCalledTimes(1);
+    expect(txs.finish).toHaveBeenCalledWith(over.id, expect.objectContaining({ to: 'mined_executed' }), expect.objectContaining({ costMicro: COST }), receipt().transactionHash, em);
+    expect(publisher.publish).toHaveBeenCalledWith('status', expect.objectContaining({ txId: over.id, status: 'EXECUTED' }), null);
+  });
+
+  it('a batch the statement fails for is settled one by one on the general path', async () => {
+    const { unit, tx, txs } = setup({});
+    txs.settleCoveredMany.mockRejectedValue(new Error('deadlock detected'));
+    await unit.settleMinedMany([{ txId: tx.id, receipt: receipt(), known: tx }]);
+    expect(txs.finish).toHaveBeenCalledWith(tx.id, expect.objectContaining({ to: 'mined_executed' }), expect.objectContaining({ costMicro: COST }), receipt().transactionHash, expect.anything());
+  });
+
   it('over-reservation: a cost above the reservation takes the general path, charging the whole cost in one transaction', async () => {
     const { unit, get, tx, txs, em } = setup({ estimatedCostMicro: 10_000n });
     await unit.settleMined(tx.id, receipt(), tx);

@@ -16,7 +16,7 @@ import { countersFor, minedCostWei } from '../../core/settlement-math';
 import { IN_FLIGHT, MINED, minedOutcome, Move, move, SENT, settledStage, Stage, statusOf } from '../../core/stage';
 import { RelayBroadcastStore } from '../../store/relay-broadcast.store';
 import { FailureReason, RelayTransactionEntity } from '../../store/relay-transaction.entity';
-import { applyStamps, RelayTransactionStore, SettledFields } from '../../store/relay-transaction.store';
+import { applyStamps, CoveredSettlement, RelayTransactionStore, SettledFields, StageStamps } from '../../store/relay-transaction.store';
 import { KeySlots } from '../keys/key-slots.service';
 
 /**
@@ -50,13 +50,99 @@ export class SettlementService {
   async settleMined(txId: string, receipt: MinedReceipt, known?: RelayTransactionEntity): Promise<void> {
     const seenAt = Date.now();
     this.receiptSeen(txId);
-    let tx = known ?? (await this.txs.findById(txId));
+    const tx = known ?? (await this.txs.findById(txId));
     if (!tx || !IN_FLIGHT.includes(tx.stage)) return;
+    const p = await this.prepareMined(tx, receipt, new Date());
+    // The usual case, the worst-case estimate covers the cost: the whole settlement is one statement.
+    if (p.covered) {
+      const stamps = await this.txs.settleCovered(p.tx, p.m, p.fields, p.notification, p.counters);
+      if (stamps) {
+        // The event carries the times the statement wrote, as the outbox row does.
+        p.notification.stages = stagesOf(applyStamps(p.finished, stamps));
+        this.metrics.observeStage(p.tx.chainId, 'settlement', seenAt, p.tx.id);
+        // The statement said whether the account crossed its low-balance threshold: no statement more per settlement.
+        await this.announce(p.notification, p.fields.latencyMs ?? 0, p.tx, stamps.low_balance_due === true);
+        return;
+      }
+      // Not settled: someone else finished it in between, or it needs the general path below.
+    }
+    await this.settleGeneral(p, receipt);
+    this.metrics.observeStage(p.tx.chainId, 'settlement', seenAt, p.tx.id);
+  }
+
+  /**
+   * `settleMined` for the receipts found together (a block's, or those found while the previous
+   * batch settled), in their order: the rows not in hand read in one query, every covered
+   * settlement in ONE statement (`settleCoveredMany`), the status signals in one publish, one
+   * low-balance check per account that needs one. A row the statement leaves out (finished
+   * meanwhile, a raise since) and a cost above its reservation go the general path, one database
+   * transaction each, as in `settleMined`. A batch the statement fails for is settled one by one.
+   * Resolves when every settlement of the batch is done; a settlement that failed is logged and
+   * left to the reconciler, as any receipt this process did not settle.
+   */
+  async settleMinedMany(batch: ReadonlyArray<{ txId: string; receipt: MinedReceipt; known?: RelayTransactionEntity }>): Promise<void> {
+    const seenAt = Date.now();
+    const unique = [...new Map(batch.map((b) => [b.txId, b])).values()];
+    for (const b of unique) this.receiptSeen(b.txId);
+    const missing = unique.filter((b) => b.known?.id !== b.txId).map((b) => b.txId);
+    const read = new Map((missing.length > 0 ? await this.txs.findByIds(missing) : []).map((r) => [r.id, r]));
+    // One clock for the batch: its settlements share one day window.
+    const now = new Date();
+    const prepared = await Promise.all(
+      unique.map(async ({ txId, receipt, known }) => {
+        const tx = known?.id === txId ? known : read.get(txId);
+        if (!tx || !IN_FLIGHT.includes(tx.stage)) return null;
+        try {
+          return { prepared: await this.prepareMined(tx, receipt, now), receipt };
+        } catch (err) {
+          this.logger.error(`settling ${txId} failed: ${(err as Error).message}`);
+          return null;
+        }
+      }),
+    );
+    const ready = prepared.filter((p): p is { prepared: PreparedMined; receipt: MinedReceipt } => p !== null);
+    const covered = ready.filter((r) => r.prepared.covered);
+    let settled: Map<string, StageStamps & { low_balance_due: boolean }>;
+    try {
+      settled = await this.txs.settleCoveredMany(covered.map((r) => r.prepared));
+    } catch (err) {
+      this.logger.warn(`settling ${covered.length} receipts in one statement failed (${(err as Error).message}): settling them one by one`);
+      settled = new Map();
+    }
+    const announced: Array<{ notification: TxNotification; origin: string | null }> = [];
+    const lowBalance = new Set<string>();
+    for (const { prepared: p } of covered) {
+      const stamps = settled.get(p.tx.id);
+      if (!stamps) continue;
+      p.notification.stages = stagesOf(applyStamps(p.finished, stamps));
+      this.metrics.observeStage(p.tx.chainId, 'settlement', seenAt, p.tx.id);
+      this.metrics.countTerminal(p.notification.chainId, p.notification.status, p.fields.latencyMs ?? 0);
+      announced.push({ notification: p.notification, origin: p.tx.origin ?? null });
+      if (stamps.low_balance_due) lowBalance.add(p.tx.userId);
+    }
+    await this.publisher.publishMany('status', announced);
+    for (const userId of lowBalance) await this.lowBalance.check(userId);
+    for (const { notification: n } of announced) this.logger.log(`tx ${n.txId} ${n.status}${n.executionTxHash ? ` ${n.executionTxHash}` : ''}`);
+    // Over the reservation, left out by the statement, or the statement failed: one transaction each.
+    for (const { prepared: p, receipt } of ready) {
+      if (settled.has(p.tx.id)) continue;
+      try {
+        await this.settleGeneral(p, receipt);
+        this.metrics.observeStage(p.tx.chainId, 'settlement', seenAt, p.tx.id);
+      } catch (err) {
+        this.logger.error(`settling ${p.tx.id} failed: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  /** What a mined receipt settles a row to: the stage move, the fields, the event and the account's counters. */
+  private async prepareMined(known: RelayTransactionEntity, receipt: MinedReceipt, now: Date): Promise<PreparedMined> {
+    let tx = known;
     const sentAt = tx.broadcastAt ?? tx.signedAt;
     if (sentAt) this.metrics.observeStage(tx.chainId, 'inclusion', sentAt.getTime(), tx.id);
     const cancellation = await this.isCancellation(tx, receipt);
     // The cancel reason is written after the sender's copy was taken: read it from the row.
-    if (cancellation && !tx.cancelReason) tx = (await this.txs.findById(txId)) ?? tx;
+    if (cancellation && !tx.cancelReason) tx = (await this.txs.findById(tx.id)) ?? tx;
     // A chain taken as seen (0 confirmations) has nothing to follow: final now; else mined, followed to depth (SettledFinality).
     const final = confirmationsOf(this.chains.get(tx.chainId)) === 0;
     const m = move(settledStage(minedOutcome(receipt.status, cancellation), final), SENT);
@@ -71,27 +157,29 @@ export class SettlementService {
       receipt: receiptJson(receipt),
       revertReason,
       error: cancellation ? `${tx.cancelReason ?? 'cancelled'}: the cancellation at nonce ${tx.nonce} was mined` : revertReason,
-      latencyMs: Date.now() - tx.createdAt.getTime(),
+      latencyMs: now.getTime() - tx.createdAt.getTime(),
       failureReason: cancellation ? (tx.cancelReason ?? 'cancelled') : receipt.status === 1 ? null : 'reverted',
-      ...(final ? { finalizedAt: new Date() } : {}),
+      ...(final ? { finalizedAt: now } : {}),
     };
     const success = cancellation ? null : m.status === 'EXECUTED';
-    // The usual case, the worst-case estimate covers the cost: the whole settlement is one statement.
-    if (costMicro <= tx.estimatedCostMicro) {
-      const finished = Object.assign(Object.create(Object.getPrototypeOf(tx)) as RelayTransactionEntity, tx, fields, { status: m.status, stage: m.to });
-      const notification = notificationFor(finished, 'PENDING');
-      const stamps = await this.txs.settleCovered(tx, m, fields, notification, countersFor(tx, costMicro, success));
-      if (stamps) {
-        // The event carries the times the statement wrote, as the outbox row does.
-        notification.stages = stagesOf(applyStamps(finished, stamps));
-        this.metrics.observeStage(tx.chainId, 'settlement', seenAt, tx.id);
-        // The statement said whether the account crossed its low-balance threshold: no statement more per settlement.
-        await this.announce(notification, fields.latencyMs ?? 0, tx, stamps.low_balance_due === true);
-        return;
-      }
-      // Not settled: someone else finished it in between, or it needs the general path below.
-    }
-    await this.finish(txId, m, receipt.transactionHash, async () => ({
+    const finished = Object.assign(Object.create(Object.getPrototypeOf(tx)) as RelayTransactionEntity, tx, fields, { status: m.status, stage: m.to });
+    return {
+      tx,
+      m,
+      fields,
+      success,
+      finished,
+      notification: notificationFor(finished, 'PENDING'),
+      counters: countersFor(tx, costMicro, success, now),
+      covered: costMicro <= tx.estimatedCostMicro,
+    };
+  }
+
+  /** The general path of a mined receipt: the row under its lock, the ledger's settle entry for the whole cost. */
+  private async settleGeneral(p: PreparedMined, receipt: MinedReceipt): Promise<void> {
+    const { fields, success } = p;
+    const costMicro = fields.costMicro ?? 0n;
+    await this.finish(p.tx.id, p.m, receipt.transactionHash, async () => ({
       fields,
       chargedMicro: costMicro,
       success,
@@ -101,7 +189,6 @@ export class SettlementService {
         await this.ledger.applyCounters(em, locked.userId, counters);
       },
     }));
-    this.metrics.observeStage(tx.chainId, 'settlement', seenAt, tx.id);
   }
 
   /**
@@ -240,6 +327,16 @@ export class SettlementService {
       return decodeRevertData(revertDataOf(err));
     }
   }
+}
+
+/** A mined receipt's settlement, worked out before any statement (`prepareMined`). */
+interface PreparedMined extends CoveredSettlement {
+  tx: RelayTransactionEntity;
+  success: boolean | null;
+  /** The row as settled (the statement's stage times are applied to it for the event). */
+  finished: RelayTransactionEntity;
+  /** The reservation covers the cost: the one-statement path. */
+  covered: boolean;
 }
 
 interface Outcome {

@@ -31,6 +31,8 @@ interface ChainWatch {
   rerun: boolean;
   /** When the last broadcast was handed over: polling is fast right after it and slows down with time. */
   kickedAt: number;
+  /** The last heads this watch's polls saw arrive (first seen at `at`), oldest first: the chain's block cadence. */
+  arrivals: Array<{ block: number; at: number }>;
 }
 
 /**
@@ -45,11 +47,18 @@ interface ChainWatch {
 const KICK_MS = 5;
 const FAST_WINDOW_MS = 150;
 /**
- * Settlements run this many at a time (each is a statement; one at a time they queued behind
- * each other). Few, so they do not take every database connection at the block boundary, when
- * the sends for the next block need them most.
+ * Settlement batches run this many at a time. Few, so they do not take every database
+ * connection at the block boundary, when the sends for the next block need them most.
  */
 const SETTLE_PARALLEL = 4;
+/**
+ * Receipts settled together, at most: everything found in one scan (a block's receipts, or the
+ * few blocks read at once) and whatever waited meanwhile goes to settlement as ONE batch, one
+ * statement for all covered settlements (`SettlementService.settleMinedMany`), instead of one
+ * statement each: at 1 s blocks a burst's 300 receipts were 300 statements, four at a time, and
+ * the last EXECUTED came that much after its block.
+ */
+const SETTLE_BATCH = 256;
 /**
  * Receipts found and not yet settled past which the tracker reads no further block until
  * settlement catches up: settlement is handed over, not awaited, but cannot fall behind without
@@ -64,6 +73,18 @@ const SETTLE_BACKLOG = 256;
 const FETCH_PARALLEL = 4;
 /** A head read this recently is a safe lower bound for a transaction about to be broadcast. */
 const HEAD_FRESH_MS = 1_000;
+/**
+ * On a chain that makes blocks at a steady interval (interval mining, most L2s), the head is read
+ * every NEAR_POLL_MS from NEAR_MS before the next block is due until it arrives (or half an
+ * interval late): the block is seen a few ms after it arrives instead of up to a head poll
+ * (RELAY_HEAD_POLL_MS) later, for a dozen more eth_blockNumber calls per block while anything is
+ * in flight. The cadence is the last CADENCE_SPAN single-block steps, steady when they differ by
+ * at most CADENCE_TOLERANCE of their median (instant mining never is).
+ */
+const NEAR_MS = 30;
+const NEAR_POLL_MS = 3;
+const CADENCE_SPAN = 4;
+const CADENCE_TOLERANCE = 0.1;
 
 /**
  * Watches the chains for the transactions this worker broadcast: one eth_getBlockReceipts
@@ -71,7 +92,8 @@ const HEAD_FRESH_MS = 1_000;
  * chains. A transaction this process forgets (restart) is found again by the reconciler.
  *
  * A found receipt frees the transaction's in-flight slot at once and is handed to settlement,
- * SETTLE_PARALLEL at a time, while the tracker goes on to the next block: when the scan awaited
+ * batched with the others found with it (SETTLE_PARALLEL batches at a time), while the tracker
+ * goes on to the next block: when the scan awaited
  * each block's settlements, the slots of every later block waited for them too, and with the
  * in-flight bound reached the sends went at the pace of one settlement statement per block.
  */
@@ -87,6 +109,7 @@ export class ReceiptTracker implements OnModuleDestroy {
   private readonly running = new Set<Promise<void>>();
   /** Scans waiting for the settlement backlog to shrink. */
   private drained: Array<() => void> = [];
+  private startQueued = false;
   private stopped = false;
 
   constructor(
@@ -105,7 +128,7 @@ export class ReceiptTracker implements OnModuleDestroy {
   track(chainId: number, txId: string, hash: string, fromBlock: number, known?: RelayTransactionEntity, sentAt?: number): void {
     let watch = this.watches.get(chainId);
     if (!watch) {
-      watch = { hashes: new Map(), byTx: new Map(), rows: new Map(), cursor: fromBlock - 1, dueAt: 0, busy: false, rerun: false, kickedAt: 0, read: [] };
+      watch = { hashes: new Map(), byTx: new Map(), rows: new Map(), cursor: fromBlock - 1, dueAt: 0, busy: false, rerun: false, kickedAt: 0, read: [], arrivals: [] };
       this.watches.set(chainId, watch);
     }
     if (sentAt !== undefined) fromBlock = Math.max(fromBlock, readBefore(watch, sentAt) + 1);
@@ -192,12 +215,20 @@ export class ReceiptTracker implements OnModuleDestroy {
     }, interval);
   }
 
-  /** KICK_MS right after a broadcast, then a quarter of the time since it, up to the head poll and the chain's interval. */
-  private backoff(chainId: number, watch: ChainWatch): number {
-    const since = Date.now() - watch.kickedAt;
-    if (since < FAST_WINDOW_MS) return KICK_MS;
+  /**
+   * KICK_MS right after a broadcast, then a quarter of the time since it, up to the head poll and
+   * the chain's interval; NEAR_POLL_MS around the time a steady chain's next block is due, and
+   * never past that time.
+   */
+  private backoff(chainId: number, watch: ChainWatch, now = Date.now()): number {
+    const since = now - watch.kickedAt;
     const headPoll = this.config.RELAY_HEAD_POLL_MS > 0 ? this.config.RELAY_HEAD_POLL_MS : Infinity;
-    return Math.min(this.interval(chainId), headPoll, Math.max(KICK_MS, Math.round(since / 4)));
+    const usual = since < FAST_WINDOW_MS ? KICK_MS : Math.min(this.interval(chainId), headPoll, Math.max(KICK_MS, Math.round(since / 4)));
+    const due = nextBlockDue(watch);
+    if (due === null) return usual;
+    const until = due.at - now;
+    if (until > NEAR_MS) return Math.min(usual, until - NEAR_MS);
+    return until > -due.interval / 2 ? Math.min(usual, NEAR_POLL_MS) : usual;
   }
 
   private interval(chainId: number): number {
@@ -213,6 +244,7 @@ export class ReceiptTracker implements OnModuleDestroy {
     try {
       const provider = this.chains.provider(chainId);
       const latest = await provider.getBlockNumber();
+      noteArrival(watch, latest, Date.now());
       this.noteHead(chainId, latest);
       while (watch.cursor < latest && watch.hashes.size > 0) {
         if (this.settling.size >= SETTLE_BACKLOG) await new Promise<void>((wake) => this.drained.push(wake));
@@ -249,25 +281,34 @@ export class ReceiptTracker implements OnModuleDestroy {
     }
   }
 
-  /** Queues a found receipt for settlement; at most SETTLE_PARALLEL settle at once. */
+  /**
+   * Queues a found receipt for settlement. The batch starts once the synchronous scan of the
+   * receipts in hand is over (a microtask later), so all of them settle together; at most
+   * SETTLE_PARALLEL batches run at once.
+   */
   private settleLater(mined: MinedTx): void {
     this.settling.add(mined.txId);
     this.waitingSettlement.push(mined);
-    this.startSettlements();
+    if (this.startQueued) return;
+    this.startQueued = true;
+    queueMicrotask(() => {
+      this.startQueued = false;
+      this.startSettlements();
+    });
   }
 
   private startSettlements(): void {
     while (this.running.size < SETTLE_PARALLEL && this.waitingSettlement.length > 0) {
-      const { txId, receipt, known } = this.waitingSettlement.shift() as MinedTx;
+      const batch = this.waitingSettlement.splice(0, SETTLE_BATCH);
       const run: Promise<void> = this.settlement
-        .settleMined(txId, receipt, known)
+        .settleMinedMany(batch)
         .catch((err: Error) => {
           // The reconciler retries settlement from the chain; losing it here loses nothing.
-          this.logger.error(`settling ${txId} failed: ${err.message}`);
+          this.logger.error(`settling ${batch.length} receipt(s) failed: ${err.message}`);
         })
         .finally(() => {
           this.running.delete(run);
-          this.settling.delete(txId);
+          for (const { txId } of batch) this.settling.delete(txId);
           if (!this.stopped) this.startSettlements();
           if (this.settling.size < SETTLE_BACKLOG) for (const wake of this.drained.splice(0)) wake();
         });
@@ -286,6 +327,33 @@ export class ReceiptTracker implements OnModuleDestroy {
     watch.byTx.delete(txId);
     watch.rows.delete(txId);
   }
+}
+
+/** Notes when a poll first saw a new head (the arrivals of the last few blocks). */
+function noteArrival(watch: ChainWatch, head: number, at: number): void {
+  const last = watch.arrivals[watch.arrivals.length - 1];
+  if (last && head <= last.block) return;
+  watch.arrivals.push({ block: head, at });
+  if (watch.arrivals.length > CADENCE_SPAN + 1) watch.arrivals.shift();
+}
+
+/**
+ * When a steady chain's next block is due (the last arrival plus the median step of the last
+ * CADENCE_SPAN single-block steps), or null when the steps are too few or not steady.
+ */
+export function nextBlockDue(watch: Partial<Pick<ChainWatch, 'arrivals'>>): { at: number; interval: number } | null {
+  const a = watch.arrivals ?? [];
+  if (a.length < CADENCE_SPAN + 1) return null;
+  const steps: number[] = [];
+  for (let i = 1; i < a.length; i++) {
+    // A poll that saw two blocks at once (or a gap) tells no single step.
+    if (a[i].block - a[i - 1].block !== 1) return null;
+    steps.push(a[i].at - a[i - 1].at);
+  }
+  const sorted = [...steps].sort((x, y) => x - y);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  if (median < 2 * NEAR_MS || sorted[sorted.length - 1] - sorted[0] > CADENCE_TOLERANCE * median) return null;
+  return { at: a[a.length - 1].at + median, interval: median };
 }
 
 /** Blocks remembered with the time their receipts were read (a few seconds of instant blocks). */

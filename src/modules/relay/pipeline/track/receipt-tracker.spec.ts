@@ -1,7 +1,7 @@
 import type { AppConfig } from '../../../../config/app-config';
 import type { ChainRegistry } from '../../../chains';
 import type { SettlementService } from '../settle/settlement.service';
-import { ReceiptTracker } from './receipt-tracker.service';
+import { nextBlockDue, ReceiptTracker } from './receipt-tracker.service';
 
 describe('ReceiptTracker polling after a broadcast', () => {
   const chains = { get: (chainId: number) => ({ capabilities: { flashBlocks: chainId === 84532 } }) } as unknown as ChainRegistry;
@@ -29,6 +29,35 @@ describe('ReceiptTracker polling after a broadcast', () => {
   });
 });
 
+describe('ReceiptTracker on a chain with a steady block interval', () => {
+  const chains = { get: () => ({ capabilities: { flashBlocks: false } }) } as unknown as ChainRegistry;
+  const tracker = new ReceiptTracker(chains, {} as SettlementService, { RELAY_RECEIPT_POLL_MS: 250, RELAY_FLASHBLOCKS_POLL_MS: 75, RELAY_HEAD_POLL_MS: 25 } as AppConfig);
+  const backoff = (watch: object, now: number) => (tracker as unknown as { backoff(c: number, w: object, now: number): number }).backoff(31337, watch, now);
+  /** Blocks 10.. seen at these times; the last broadcast long ago (past the fast window). */
+  const watchOf = (times: number[]) => ({ kickedAt: 0, arrivals: times.map((at, i) => ({ block: 10 + i, at })) });
+
+  it('reads the head every few ms from just before the next block is due, not a head poll late', () => {
+    const watch = watchOf([1_000, 2_003, 2_998, 4_001, 5_000]);
+    expect(nextBlockDue(watch)).toEqual({ at: 6_003, interval: 1_003 });
+    // Far from it: the usual head poll.
+    expect(backoff(watch, 5_100)).toBe(25);
+    // 40 ms before it: wake up 30 ms before it, not 25 ms from now.
+    expect(backoff(watch, 5_963)).toBe(10);
+    // Within 30 ms of it, and while it is late (up to half an interval): every 3 ms.
+    expect(backoff(watch, 5_980)).toBe(3);
+    expect(backoff(watch, 6_300)).toBe(3);
+    expect(backoff(watch, 6_600)).toBe(25);
+  });
+
+  it('no cadence from too few blocks, blocks seen two at a time, uneven steps or instant mining', () => {
+    expect(nextBlockDue(watchOf([1_000, 2_000, 3_000, 4_000]))).toBeNull();
+    expect(nextBlockDue({ arrivals: [10, 11, 13, 14, 15].map((block, i) => ({ block, at: i * 1_000 })) })).toBeNull();
+    expect(nextBlockDue(watchOf([1_000, 2_000, 3_000, 4_400, 5_400]))).toBeNull();
+    expect(nextBlockDue(watchOf([1_000, 1_004, 1_009, 1_013, 1_020]))).toBeNull();
+    expect(backoff(watchOf([1_000, 1_004, 1_009, 1_013, 1_020]), 1_025)).toBe(25);
+  });
+});
+
 describe('ReceiptTracker scanning blocks', () => {
   const hashOf = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
   const receipt = (hash: string, block: number) => ({ transactionHash: hash, blockNumber: `0x${block.toString(16)}`, blockHash: '0x', status: '0x1', from: '0x1', to: '0x2', gasUsed: '0x1', effectiveGasPrice: '0x1' });
@@ -38,6 +67,7 @@ describe('ReceiptTracker scanning blocks', () => {
     const fetched: number[] = [];
     const settled: string[] = [];
     const released: string[] = [];
+    const batches: string[][] = [];
     let onFetch: ((block: number) => void) | undefined;
     const provider = {
       getBlockNumber: async () => head,
@@ -52,12 +82,19 @@ describe('ReceiptTracker scanning blocks', () => {
     };
     const chains = { provider: () => provider, get: () => ({ capabilities: { flashBlocks: false } }) } as unknown as ChainRegistry;
     // The slot goes with the move, which settlement makes: told as soon as the receipt is seen.
-    const settlement = { settleMined: async (txId: string) => void settled.push(txId), receiptSeen: (txId: string) => void released.push(txId) } as unknown as SettlementService;
+    const settlement = {
+      settleMined: async (txId: string) => void settled.push(txId),
+      settleMinedMany: async (batch: Array<{ txId: string }>) => {
+        batches.push(batch.map((b) => b.txId));
+        for (const { txId } of batch) settled.push(txId);
+      },
+      receiptSeen: (txId: string) => void released.push(txId),
+    } as unknown as SettlementService;
     const config = { RELAY_RECEIPT_POLL_MS: 250, RELAY_FLASHBLOCKS_POLL_MS: 75, RELAY_HEAD_POLL_MS: 25 } as AppConfig;
     const tracker = new ReceiptTracker(chains, settlement, config);
     trackers.push(tracker);
     const tick = () => (tracker as unknown as { tick(c: number, w: unknown): Promise<void> }).tick(1, (tracker as unknown as { watches: Map<number, unknown> }).watches.get(1));
-    return { tracker, tick, fetched, settled, released, setFetchHook: (f: (block: number) => void) => (onFetch = f) };
+    return { tracker, tick, fetched, settled, released, batches, setFetchHook: (f: (block: number) => void) => (onFetch = f) };
   }
 
   const trackers: ReceiptTracker[] = [];
@@ -79,6 +116,15 @@ describe('ReceiptTracker scanning blocks', () => {
     await t.tick();
     expect(t.settled.sort()).toEqual(['A', 'B']);
     expect(t.released.sort()).toEqual(['A', 'B']);
+  });
+
+  it('the receipts found in one scan settle as ONE batch, in block order, not one settlement each', async () => {
+    const t = setup(4, { 1: [hashOf(0xa), hashOf(0xb)], 2: [hashOf(0xc)], 4: [hashOf(0xd)] });
+    for (const [id, n] of [['A', 0xa], ['B', 0xb], ['C', 0xc], ['D', 0xd]] as const) t.tracker.track(1, id, hashOf(n), 1);
+    t.setFetchHook(() => undefined);
+    await t.tick();
+    expect(t.batches).toEqual([['A', 'B', 'C', 'D']]);
+    expect(t.released).toEqual(['A', 'B', 'C', 'D']);
   });
 
   it('a signature sent after blocks were read is not looked for in them again', async () => {
