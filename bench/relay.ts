@@ -26,6 +26,8 @@
  *   BENCH_REDIS_URL [redis://127.0.0.1:6379/14], BENCH_PHASE_TIMEOUT_MS [60000] (per phase; phase 3
  *   gives each side half), BENCH_MAX_RUNTIME_MS [300000], BENCH_LOGS=1 (print the app's logs),
  *   BENCH_ENFORCE=1 (also exit 1 when a target is missed),
+ *   BENCH_INTAKE_ONLY=1 (phase 1 against an APP_ROLE=api process, no worker: the intake's own cost; set BENCH_N=0 BENCH_SYNC_M=0
+ *   BENCH_BLOCK_SECONDS=0), BENCH_PROFILE_SUBMIT=<file> (a V8 CPU profile of phase 1),
  *   BENCH_PROFILE=<file> (a V8 CPU profile of this process during the relay half of phase 2, for
  *   Chrome DevTools or speedscope).
  *   BENCH_COSTS=1 (phase 2 also prints the relay's CPU, PostgreSQL statements, Redis commands and node calls per
@@ -95,10 +97,14 @@ const SETTINGS = {
   logs: process.env.BENCH_LOGS === '1',
   /** Worker processes beside the in-process API (APP_ROLE api + worker, the production shape); 0 runs one APP_ROLE=all process. */
   workers: int('BENCH_WORKERS', 0),
-  /** The API in a child process (its CPU apart from the bench client's), or in this process (needed for BENCH_PROFILE). */
-  app: (process.env.BENCH_APP ?? (process.env.BENCH_PROFILE ? 'inline' : 'process')) === 'inline' ? ('inline' as const) : ('process' as const),
+  /** The API in a child process (its CPU apart from the bench client's), or in this process (needed for BENCH_PROFILE and BENCH_PROFILE_SUBMIT). */
+  app: (process.env.BENCH_APP ?? (process.env.BENCH_PROFILE || process.env.BENCH_PROFILE_SUBMIT ? 'inline' : 'process')) === 'inline' ? ('inline' as const) : ('process' as const),
+  /** BENCH_INTAKE_ONLY=1: phase 1 alone against an APP_ROLE=api process and no worker (what the HTTP intake costs; nothing is sent). */
+  intakeOnly: process.env.BENCH_INTAKE_ONLY === '1',
   enforce: process.env.BENCH_ENFORCE === '1',
   profile: process.env.BENCH_PROFILE,
+  /** BENCH_PROFILE_SUBMIT=<file>: a V8 CPU profile of phase 1 (submissions only). */
+  submitProfile: process.env.BENCH_PROFILE_SUBMIT,
   costs: process.env.BENCH_COSTS === '1',
   blockSeconds: int('BENCH_BLOCK_SECONDS', 1),
   blockPacedN: int('BENCH_BLOCK_PACED_N', 200),
@@ -293,7 +299,7 @@ async function bringUp(stackRef: { stack?: Partial<Stack> }): Promise<Stack> {
     REDIS_PREFIX: SETTINGS.redisPrefix,
     CHAINS_FILE: chainsFile,
     ADMIN_TOKEN,
-    APP_ROLE: SETTINGS.workers > 0 ? 'api' : 'all',
+    APP_ROLE: SETTINGS.workers > 0 || SETTINGS.intakeOnly ? 'api' : 'all',
     PORT: '0',
     DB_RUN_MIGRATIONS: 'false',
     ACCESS_LOG: 'false',
@@ -317,7 +323,7 @@ async function bringUp(stackRef: { stack?: Partial<Stack> }): Promise<Stack> {
   stackRef.stack.workers = [];
   for (let i = 0; i < SETTINGS.workers; i++) stackRef.stack.workers.push((await startAppProcess('worker', `worker ${i}`, childProblems)).child);
 
-  const role = SETTINGS.workers > 0 ? 'api' : 'all';
+  const role = SETTINGS.workers > 0 || SETTINGS.intakeOnly ? 'api' : 'all';
   let app: INestApplication | undefined;
   let appProcess: ChildProcess | undefined;
   let port: number;
@@ -658,15 +664,55 @@ interface Results {
   sync: { m: number; relayP50: number; relayP99: number; directP50: number; directP99: number; overheadP50: number; overheadP99: number };
 }
 
+/** BENCH_GET_N [2000] GETs of `path` with the bench key, concurrency 8: process CPU and latency per request (intake-only runs). */
+async function getCost(stack: Stack, label: string, path: string): Promise<void> {
+  const n = int('BENCH_GET_N', 2000);
+  await pool(100, 8, () => stack.api.call('GET', path));
+  const readCpu = await cpuPhase(relayPids(stack), stack.db);
+  const started = now();
+  const statuses = new Map<number, number>();
+  const latencies = await pool(n, 8, async () => {
+    const r = await stack.api.call('GET', path);
+    statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+    return r.ms;
+  });
+  const used = cpuPerTx(await readCpu(), n);
+  const lat = sortNum(latencies);
+  log(`  ${label}: ${n} in ${(now() - started).toFixed(0)} ms, API CPU ${used.relay.toFixed(3)} ms per request${used.relayIncludesClient ? ' (bench client included)' : ''}, p50 ${percentile(lat, 50).toFixed(2)} ms; statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
+}
+
 async function phaseSubmit(stack: Stack, problems: string[]): Promise<Results['submit']> {
   log(`phase 1: ${SETTINGS.submitN} × POST /api/submit-tx, concurrency ${SETTINGS.concurrency}`);
+  const stopProfile = await startProfile(SETTINGS.submitProfile);
+  if (SETTINGS.costs) countPgStatements(stack.db);
+  const costs = SETTINGS.costs ? await costMeter({ db: stack.db, redisUrl: SETTINGS.redisUrl, clusterNodes: process.env.QUEUE_REDIS_CLUSTER_NODES }) : undefined;
   const cpu = cpuMeter();
   const phaseCpu = await cpuPhase(relayPids(stack), stack.db);
+  const intakeCpu = await cpuPhase(relayPids(stack), stack.db);
   const out = await submitMany(stack, SETTINGS.submitN, now() + SETTINGS.phaseTimeoutMs);
   const submitCpu = cpu();
+  // Read at once: what the relay spends after acceptance (sending, tracking) would count too if read after the drain.
+  const intakePer = cpuPerTx(await intakeCpu(), out.txIds.length);
+  await stopProfile();
+  log(`  over the submissions only, ${cpuText(intakePer)} per accepted submission`);
+  const c = await costs?.(out.txIds.length);
+  if (c) {
+    log(
+      `  intake costs per accepted submission: ${SETTINGS.app === 'inline' ? `${c.pgStatementsPerTx.toFixed(2)} SQL statements from this process` : 'SQL statements n/a (BENCH_APP=inline counts them)'}; database: ${c.pg.xact_commit.toFixed(2)} commits, ${c.pg.tup_inserted.toFixed(2)} rows inserted, ${c.pg.tup_updated.toFixed(2)} updated`,
+    );
+    log(`  intake costs per accepted submission: Redis commands ${c.redisCommandsPerTx.app.toFixed(2)} on the app's Redis (${c.redisCommandsPerTx.appTop})`);
+  }
   const lat = sortNum(out.latencies);
   if (out.errors.length > 0) problems.push(`phase 1: ${out.errors.length} of ${SETTINGS.submitN} submissions not accepted, first: ${out.errors[0]}`);
   if (out.notSent > 0) problems.push(`phase 1: ${out.notSent} of ${SETTINGS.submitN} submissions not sent within BENCH_PHASE_TIMEOUT_MS=${SETTINGS.phaseTimeoutMs} ms`);
+  if (SETTINGS.intakeOnly) {
+    log(`  ${out.txIds.length} accepted in ${out.elapsedMs.toFixed(0)} ms (${submitCpu}); intake only: nothing sent`);
+    if (out.txIds.length > 0) {
+      await getCost(stack, 'GET /api/tx?id= (public, per-IP limit)', `/api/tx?id=${out.txIds[0]}`);
+      await getCost(stack, 'GET /api/txs?limit=1 (api-key, per-key limit)', '/api/txs?limit=1');
+    }
+    return { n: SETTINGS.submitN, accepted: out.txIds.length, perSec: (out.txIds.length / out.elapsedMs) * 1000, p50Ms: percentile(lat, 50), p99Ms: percentile(lat, 99), drainMs: 0, cpu: intakePer };
+  }
   const drainStart = now();
   const counts = await waitTerminal(stack.db, out.txIds, now() + SETTINGS.phaseTimeoutMs);
   const drainMs = now() - drainStart;

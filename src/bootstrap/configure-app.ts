@@ -12,6 +12,8 @@ import { createValidationPipe } from '../common/http/validation.pipe';
 import { traceIdMiddleware } from '../common/trace/trace-id.middleware';
 import { AppConfig } from '../config/app-config';
 import { RedisIoAdapter } from '../modules/events';
+import { MetricsService } from '../modules/metrics';
+import { httpMetricsMiddleware } from '../modules/metrics/http-metrics.middleware';
 import { setupSwagger } from './swagger';
 
 /** Everything main.ts and the tests both need, so tests exercise the real HTTP pipeline. */
@@ -29,6 +31,8 @@ export function configureApp(app: INestApplication): void {
   if (config.ACCESS_LOG) express.use(requestLogMiddleware);
   express.use(jsonBodyMiddleware({ limit: config.BODY_LIMIT, maxDepth: config.BODY_MAX_DEPTH }));
   express.use(nulGuardMiddleware);
+  // Last before routing, where Nest would have put a module's middleware.
+  express.use(httpMetricsMiddleware(app.get(MetricsService)));
   applyHttpServerLimits(express.getHttpServer(), {
     headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
     requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,

@@ -11,6 +11,8 @@ export type EnvelopeKind = 'success' | 'code';
 const CODE_ENVELOPE_PATHS = new Set(['/quote', '/build-best-path', '/build-path-by-id', '/tokens', '/search-token', '/status']);
 
 export function envelopeKindFor(path: string): EnvelopeKind {
+  // The usual case at once: nothing under /api/ or /admin/ uses the code envelope.
+  if (path.startsWith('/api/') || path.startsWith('/admin/')) return 'success';
   const clean = path.split('?')[0].replace(/\/+$/, '') || '/';
   if (CODE_ENVELOPE_PATHS.has(clean) || clean === '/gasless' || clean.startsWith('/gasless/')) return 'code';
   return 'success';

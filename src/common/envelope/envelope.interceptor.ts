@@ -8,11 +8,19 @@ import { codeEnvelope, successEnvelope } from './envelopes';
 /** Wraps every handler result in the envelope its path uses (interface.md, "Response envelopes"). */
 @Injectable()
 export class EnvelopeInterceptor implements NestInterceptor {
+  /** Metadata is fixed once the app is built: read once per handler. */
+  private readonly rawHandlers = new WeakMap<object, boolean>();
+
   constructor(private readonly reflector: Reflector) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
-    const raw = this.reflector.getAllAndOverride<boolean>(RAW_RESPONSE, [context.getHandler(), context.getClass()]);
+    const handler = context.getHandler();
+    let raw = this.rawHandlers.get(handler);
+    if (raw === undefined) {
+      raw = this.reflector.getAllAndOverride<boolean>(RAW_RESPONSE, [handler, context.getClass()]) === true;
+      this.rawHandlers.set(handler, raw);
+    }
     if (raw) return next.handle();
     const req = context.switchToHttp().getRequest<Request>();
     const wrap = envelopeKindFor(req.path) === 'code' ? codeEnvelope : successEnvelope;

@@ -25,12 +25,20 @@ export function jsonBodyMiddleware({ limit, maxDepth }: JsonBodyLimits): Request
     strict: true,
     // The same types the content-type check lets through, so none of them arrives unparsed.
     type: JSON_TYPES,
-    verify: (_req, _res, bytes) => {
+    verify: (req, _res, bytes, encoding) => {
       if (exceedsJsonDepth(bytes, maxDepth)) throw Object.assign(new Error('too deep'), { type: 'entity.too.deep' });
+      // JSON can only carry U+0000 as the escape \u0000 (a raw control character is a parse error), so a
+      // UTF-8 body without that text holds none and the NUL guard need not walk it.
+      (req as BodyRequest)[MAY_HOLD_NUL] = !/^utf-?8$/i.test(encoding) || bytes.includes(NUL_ESCAPE);
     },
   });
   return (req: Request, res: Response, next: NextFunction) => {
-    if (BODY_METHODS.has(req.method) && hasBody(req) && !req.is(JSON_TYPES)) {
+    // Nothing to parse (a GET, an empty POST): no parser machinery, as body-parser would leave it.
+    if (!hasBody(req)) {
+      if (!Reflect.has(req, 'body')) req.body = undefined;
+      return next();
+    }
+    if (BODY_METHODS.has(req.method) && !isJson(req)) {
       sendError(req, res, new AppError('VALIDATION_004', 'Content-Type must be application/json'));
       return;
     }
@@ -39,6 +47,24 @@ export function jsonBodyMiddleware({ limit, maxDepth }: JsonBodyLimits): Request
       sendError(req, res, parserError(err, limit, maxDepth));
     });
   };
+}
+
+const MAY_HOLD_NUL = Symbol('json-body:may-hold-nul');
+const NUL_ESCAPE = Buffer.from('\\u0000');
+type BodyRequest = Request & { [MAY_HOLD_NUL]?: boolean };
+
+/**
+ * False only for a body this parser read and found free of the escape \u0000: what the NUL guard
+ * must still walk is every other body (none parsed, or parsed by someone else).
+ */
+export function bodyMayHoldNul(req: Request): boolean {
+  return (req as BodyRequest)[MAY_HOLD_NUL] !== false;
+}
+
+/** The usual header exactly, else the full media-type match. */
+function isJson(req: Request): boolean {
+  const type = req.headers['content-type'];
+  return type === 'application/json' || type === 'application/json; charset=utf-8' || req.is(JSON_TYPES) !== false;
 }
 
 function hasBody(req: Request): boolean {

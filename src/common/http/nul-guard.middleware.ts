@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '../errors/app-error';
+import { bodyMayHoldNul } from './json-body.middleware';
 import { sendError } from './send-error';
 
 /**
@@ -8,7 +9,9 @@ import { sendError } from './send-error';
  * body and query string (keys included) instead of field by field.
  */
 export function nulGuardMiddleware(req: Request, res: Response, next: NextFunction): void {
-  const where = nulIn(req.body, 'body') ?? nulIn(req.query, 'query');
+  // Walked only when they may hold one: a query string carries U+0000 only percent-encoded (%00),
+  // a body from the JSON parser only as the escape \u0000 (bodyMayHoldNul).
+  const where = (bodyMayHoldNul(req) ? nulIn(req.body, 'body') : null) ?? (req.url.includes('%00') ? nulIn(req.query, 'query') : null);
   if (where) {
     sendError(req, res, new AppError('VALIDATION_004', `${where} contains a NUL character`));
     return;

@@ -16,6 +16,8 @@ import { checkRequestPolicy } from './request-policy';
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
+  private readonly access = new WeakMap<object, 'key' | 'public' | 'identified'>();
+
   constructor(
     private readonly reflector: Reflector,
     private readonly apiKeys: ApiKeysService,
@@ -24,10 +26,10 @@ export class ApiKeyGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    const targets = [context.getHandler(), context.getClass()];
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) {
-      if (this.reflector.getAllAndOverride<boolean>(IDENTIFIES_CALLER, targets)) await this.identify(req);
+    const access = this.accessOf(context);
+    if (access !== 'key') {
+      if (access === 'identified') await this.identify(req);
       return true;
     }
     const key = req.header(API_KEY_HEADER);
@@ -36,6 +38,18 @@ export class ApiKeyGuard implements CanActivate {
     checkRequestPolicy(req, account);
     req.caller = { account, keyId, rateLimitPerMinute };
     return true;
+  }
+
+  /** What the route asks of its caller, read once per handler (metadata is fixed once the app is built). */
+  private accessOf(context: ExecutionContext): 'key' | 'public' | 'identified' {
+    const handler = context.getHandler();
+    let access = this.access.get(handler);
+    if (!access) {
+      const targets = [handler, context.getClass()];
+      access = !this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ? 'key' : this.reflector.getAllAndOverride<boolean>(IDENTIFIES_CALLER, targets) ? 'identified' : 'public';
+      this.access.set(handler, access);
+    }
+    return access;
   }
 
   /** A credential refusal (4xx) leaves the request anonymous; a failure to check (5xx) is the request's failure. */

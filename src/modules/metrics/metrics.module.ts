@@ -1,5 +1,4 @@
-import { Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { HttpMetricsMiddleware } from './http-metrics.middleware';
+import { Global, Module } from '@nestjs/common';
 import { MetricsAccessGuard } from './metrics-access.guard';
 import { MetricsController } from './metrics.controller';
 import { FleetFigures } from './fleet-figures.service';
@@ -12,8 +11,5 @@ import { TracingFlush } from './tracing-flush.service';
   providers: [MetricsService, MetricsAccessGuard, TracingFlush, FleetFigures],
   exports: [MetricsService, FleetFigures],
 })
-export class MetricsModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(HttpMetricsMiddleware).forRoutes('{*splat}');
-  }
-}
+// The HTTP timing middleware is installed by configureApp (httpMetricsMiddleware), with the app's other middleware.
+export class MetricsModule {}

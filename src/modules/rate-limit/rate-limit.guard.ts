@@ -27,6 +27,7 @@ export class RateLimitGuard implements CanActivate {
   private lastWarningAt = 0;
   private failedOpenSinceWarning = 0;
   private readonly exhausted = new ExhaustedBuckets();
+  private readonly routes = new WeakMap<object, { scope: IpScope | undefined; alongside: boolean }>();
 
   constructor(
     private readonly limiter: RateLimitService,
@@ -39,8 +40,7 @@ export class RateLimitGuard implements CanActivate {
     const http = context.switchToHttp();
     const req = http.getRequest<AuthenticatedRequest>();
     const caller = req.caller;
-    const targets = [context.getHandler(), context.getClass()];
-    const scope = this.reflector.getAllAndOverride<IpScope | undefined>(PER_IP_LIMIT, targets);
+    const { scope, alongside } = this.routeOf(context);
     if (!caller && !scope) return true;
 
     // req.ip is the socket's address unless Express is told to trust a proxy (TRUST_PROXY).
@@ -48,12 +48,24 @@ export class RateLimitGuard implements CanActivate {
     const limit = scope ? this.ipLimit(scope) : (caller!.rateLimitPerMinute ?? this.config.RATE_LIMIT_PER_MINUTE);
     const bucket = scope ? `ip:${scope}:${ip}` : bucketOf(caller!);
     const decision = this.decide(bucket, limit, http.getResponse<Response>());
-    if (this.reflector.getAllAndOverride<boolean>(CHECK_ALONGSIDE, targets) === true && !this.exhausted.has(bucket)) {
+    if (alongside && !this.exhausted.has(bucket)) {
       setPendingDecision(req, decision);
       return true;
     }
     await decision;
     return true;
+  }
+
+  /** The route's settings, read once per handler (metadata is fixed once the app is built). */
+  private routeOf(context: ExecutionContext): { scope: IpScope | undefined; alongside: boolean } {
+    const handler = context.getHandler();
+    let route = this.routes.get(handler);
+    if (!route) {
+      const targets = [handler, context.getClass()];
+      route = { scope: this.reflector.getAllAndOverride<IpScope | undefined>(PER_IP_LIMIT, targets), alongside: this.reflector.getAllAndOverride<boolean>(CHECK_ALONGSIDE, targets) === true };
+      this.routes.set(handler, route);
+    }
+    return route;
   }
 
   private ipLimit(scope: IpScope): number {

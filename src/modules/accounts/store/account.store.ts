@@ -17,6 +17,12 @@ export interface ReservationRequest {
   chainId: number;
   now: Date;
   dayStart: Date;
+  /**
+   * Also refused while the account has an enabled sponsorship policy: a submission that did not
+   * read its policies first (the usual account has none) reserves in its one statement only when
+   * that still holds, and plans its sponsorship when it does not (PendingWriter).
+   */
+  unlessSponsored?: boolean;
 }
 
 /** Every statement on `accounts`, and the fragments other statements compose it into. */
@@ -113,6 +119,7 @@ export function reservationCte(r: ReservationRequest): Sql {
             SET available_micro = available_micro - ${amount}, pending_micro = pending_micro + ${amount},
                 daily_consumed_micro = ${consumedToday('accounts', r.dayStart)} + ${amount}, daily_updated_at = ${r.now}
           WHERE id = ${r.userId} AND ${withinLimits('accounts', amount, amount, r.chainId, r.dayStart)}
+                ${r.unlessSponsored ? sql`AND NOT EXISTS (SELECT 1 FROM sponsorship_policies p WHERE p.user_id = accounts.id AND p.enabled)` : sql``}
       RETURNING id, available_micro, pending_micro
        )`;
 }

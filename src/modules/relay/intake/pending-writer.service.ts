@@ -37,6 +37,10 @@ export class PendingWriter {
    * `stage`: accepted, or signed for a transaction that arrives signed (funding-signed).
    * `sponsorship`: the account's matching policies (null: it has none enabled); the first whose
    * limits hold counts the reservation in the same database transaction as the account's.
+   * `planSponsorship`: the policies were not read (the caller expects none, as for most
+   * accounts): the one statement reserves only while the account has no enabled policy, and
+   * when it was refused this plans the sponsorship (or refuses with the policies' reason) and
+   * the write goes the sponsored way; with no policy it was the limits that refused.
    */
   async write(
     userId: string,
@@ -46,6 +50,7 @@ export class PendingWriter {
     within?: (em: EntityManager, tx: RelayTransactionEntity) => Promise<void>,
     stage: Extract<Stage, 'accepted' | 'signed'> = 'accepted',
     sponsorship: SponsorshipPlan | null = null,
+    planSponsorship?: () => Promise<SponsorshipPlan | null>,
   ): Promise<{ tx: RelayTransactionEntity; notification: TxNotification }> {
     // Request-only limit: no need to hold anything to check it.
     if (maxUsd !== null && costMicro > usdToMicro(maxUsd)) {
@@ -78,9 +83,12 @@ export class PendingWriter {
     const reservation: ReservationRequest = { userId, amountMicro: costMicro, reference: `tx:${tx.id}`, chainId: fields.chainId, now, dayStart: utcDayStart(now) };
     if (!within && !sponsorship) {
       const notification = notificationFor(tx, null);
-      const inserted = await this.txs.insertReserved(tx, reservation, notification);
-      if (!inserted) await this.refusal(userId, fields.chainId, costMicro, now);
-      return this.stamped(tx, notification, inserted!);
+      const unlessSponsored = planSponsorship !== undefined;
+      const inserted = await this.txs.insertReserved(tx, unlessSponsored ? { ...reservation, unlessSponsored } : reservation, notification);
+      if (inserted) return this.stamped(tx, notification, inserted);
+      const plan = planSponsorship ? await planSponsorship() : null;
+      if (plan) return this.write(userId, fields, costMicro, maxUsd, within, stage, plan);
+      await this.refusal(userId, fields.chainId, costMicro, now);
     }
     return this.txs.transaction(async (em) => {
       if (sponsorship) {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { microToUsd } from '../../../common/money/usd';
+import { microToUsd, usdToMicro } from '../../../common/money/usd';
 import { AppError } from '../../../common/errors/app-error';
 import { unitOfWork } from '../../../database/unit-of-work';
 import { LowBalanceMonitor } from '../../accounts';
@@ -24,6 +24,12 @@ import { RegionResolver } from './region-resolver';
 import { RelayCommand } from './relay-command';
 import { toJobRow } from '../pipeline/send/send-job-row';
 import { SendQueue } from '../pipeline/send/send-queue';
+
+/** How long an account that had an enabled policy gets its policies read first, and how many such accounts are remembered. */
+const SPONSORED_HINT_MS = 60_000;
+const SPONSORED_HINT_MAX = 10_000;
+
+const exceedsMaxUsd = (costMicro: bigint, maxUsd: number | null): boolean => maxUsd !== null && costMicro > usdToMicro(maxUsd);
 
 export interface Submitted {
   txId: string;
@@ -86,7 +92,15 @@ export class SubmissionService {
     const { request, region, estimate, scheme, derivedSender } = await this.prepare(command);
     const endUser = normalizeAddress(command.endUser ?? dto.endUser) ?? derivedSender;
     // Before the approval webhook and anything reserved: a submission no policy may sponsor is refused here.
-    const sponsorship = await this.sponsorship.plan(caller.account.id, { chainId: request.chain.chainId, to: request.to, callData: request.data, endUser, now: new Date() });
+    const plan = () => this.sponsorship.plan(caller.account.id, { chainId: request.chain.chainId, to: request.to, callData: request.data, endUser, now: new Date() });
+    // The usual account has no policy and no approval webhook: its policies are not read first,
+    // its one statement reserves only while it has no enabled policy (PendingWriter), which saves
+    // a statement per submission. An account seen with policies lately, one with an approval
+    // webhook (the policies decide before it is asked) and a cost over maxUSD (a policy's refusal
+    // comes first) read them first, as before.
+    const readFirst = caller.account.approvalWebhookEnabled || this.sponsoredLately(caller.account.id) || exceedsMaxUsd(estimate.costMicro, request.maxUsd);
+    const sponsorship = readFirst ? await plan() : null;
+    if (sponsorship) this.noteSponsored(caller.account.id);
     await this.approval.check(caller.account, {
       chainId: request.chain.chainId,
       to: request.to,
@@ -126,6 +140,11 @@ export class SubmissionService {
       within && ((em, row) => within(unitOfWork(em), row)),
       'accepted',
       sponsorship,
+      readFirst ? undefined : async () => {
+        const planned = await plan();
+        if (planned) this.noteSponsored(caller.account.id);
+        return planned;
+      },
     );
     // Committed: a retry under the same Idempotency-Key gets this transaction, whatever fails from here (a feature's route answers its own shape).
     keepIdempotencyClaim(command.origin ? null : { status: 201, response: { txId: tx.id, estimatedCostUSD: microToUsd(estimate.costMicro) } });
@@ -135,6 +154,23 @@ export class SubmissionService {
     if (caller.account.lowBalanceThresholdMicro !== null) void this.lowBalance.check(caller.account.id);
     this.metrics.countSubmitted(tx.chainId, tx.transactionType);
     return { txId: tx.id, estimatedCostUSD: microToUsd(estimate.costMicro) };
+  }
+
+  /** A hint only (which way is tried first), never what decides: accounts with a plan in the last SPONSORED_HINT_MS. */
+  private readonly sponsored = new Map<string, number>();
+
+  private sponsoredLately(userId: string): boolean {
+    const until = this.sponsored.get(userId);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.sponsored.delete(userId);
+    return false;
+  }
+
+  private noteSponsored(userId: string): void {
+    this.sponsored.delete(userId);
+    if (this.sponsored.size >= SPONSORED_HINT_MAX) this.sponsored.delete(this.sponsored.keys().next().value as string);
+    this.sponsored.set(userId, Date.now() + SPONSORED_HINT_MS);
   }
 
   /** Work no key can pay for is refused up front rather than accepted and left pending. */
