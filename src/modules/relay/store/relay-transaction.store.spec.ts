@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { storesDatabase } from '../../../../test/fakes/database';
 import { balancesOf, entriesOf, eventsOf, fundedAccount, moneyPath, MoneyPath, randomAddress, submission } from '../../../../test/fakes/money';
@@ -145,7 +146,8 @@ describe('RelayTransactionStore (real database)', () => {
     for (const item of plan(one.rows, now)) await path.txs.settleCoveredMany([item]);
 
     const items = [...plan(batched.rows, now), covered(other.rows[0], 700_000n, hash(), now)];
-    const statements = jest.spyOn(ds, 'query');
+    // At the driver: statements reach it through TypeORM or, prepared, through the pool.
+    const statements = jest.spyOn(Client.prototype, 'query');
     const settled = await path.txs.settleCoveredMany(items);
     expect(statements).toHaveBeenCalledTimes(1);
     statements.mockRestore();
