@@ -144,11 +144,11 @@ if held then
       return i - 1
     end
   end
-  -- A slot on a key outside this pool: given back before one is taken here.
+  -- A slot on a key outside this pool: given back before one is taken here (the pool's counts
+  -- did not include it, so best stands).
   redis.call('ZREM', KEYS[1], tx)
   redis.call('HDEL', KEYS[2], tx)
   unload(held, 1)
-  best = pick()
 end
 if best == -1 then return -1 end
 return hold(best)`;
