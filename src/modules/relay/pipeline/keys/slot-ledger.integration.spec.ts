@@ -151,7 +151,8 @@ describe('RedisSlotLedger (Redis)', () => {
       await fn();
       // A marker after the call: everything before it has been seen once it arrives.
       await a.call('ECHO', 'slot-ledger-spec-done');
-      for (let i = 0; i < 100 && !seen.includes('echo'); i++) await sleep(10);
+      for (let i = 0; i < 500 && !seen.includes('echo'); i++) await sleep(10);
+      if (!seen.includes('echo')) throw new Error('MONITOR did not show the marker within 5 s');
       return seen.slice(0, seen.indexOf('echo'));
     } finally {
       monitor.disconnect();
