@@ -309,6 +309,8 @@ async function bringUp(stackRef: { stack?: Partial<Stack> }): Promise<Stack> {
     // Wallet login is not benchmarked, but the app will not start without a secret.
     JWT_SECRET: 'bench-jwt-secret-0123456789abcdef012345',
     RATE_LIMIT_PER_MINUTE: '1000000',
+    // Phase 4 polls GET /api/tx (public, limited per IP) every 10 ms per sampled transaction: a 429 there would read as "not final yet".
+    PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000',
     RELAYER_KEYS_PER_REGION: String(keysPerRegion),
     ...passthrough,
     ...(token?.env ?? {}),
@@ -1033,6 +1035,7 @@ async function main(): Promise<number> {
     if (SETTINGS.syncM > 0) results.sync = await phaseSync(stack, syncWallet, problems);
     if (SETTINGS.blockSeconds > 0) {
       const api = stack.api;
+      const statusRefusals = new Map<string, number>();
       results.blocks = await phaseBlocks({
         rpcUrl: stack.devnet.chains[0].rpcUrl,
         chainId: CHAIN_ID,
@@ -1046,7 +1049,12 @@ async function main(): Promise<number> {
           if (r.status !== 201 || typeof id !== 'string') throw new Error(`submit-tx answered ${describe(r)}`);
           return id;
         },
-        status: async (id) => (await api.call('GET', `/api/tx?id=${id}`)).body?.data?.status as string | undefined,
+        status: async (id) => {
+          const r = await api.call('GET', `/api/tx?id=${id}`);
+          // A refused poll would read as "not final yet" and lengthen the visible delay unseen.
+          if (r.status !== 200) statusRefusals.set(describe(r), (statusRefusals.get(describe(r)) ?? 0) + 1);
+          return r.body?.data?.status as string | undefined;
+        },
         log,
         problems,
         pacedN: SETTINGS.blockPacedN,
@@ -1054,6 +1062,7 @@ async function main(): Promise<number> {
         burstN: SETTINGS.blockBurstN,
         blockSeconds: SETTINGS.blockSeconds,
       });
+      for (const [answer, n] of statusRefusals) problems.push(`phase 4: ${n} status polls answered ${answer}`);
     }
   } catch (err) {
     fatal = err as Error;
