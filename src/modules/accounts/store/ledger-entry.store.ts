@@ -130,11 +130,12 @@ export function settleEntryCte(actualMicro: bigint): Sql {
 
 /**
  * The CTE `settle_entry` of a batch of settlements: the settle row of each `source` row
- * (user_id, reference, reserved_micro, actual_micro), each charged its own amount.
+ * (user_id, reference, reserved_micro, actual_micro, ord), each charged its own amount, written
+ * in `ord` order (the order the settlements happened in).
  */
 export function settleEntriesCte(): Sql {
   return sql`settle_entry AS (
          INSERT INTO ledger_entries (user_id, kind, available_delta, pending_delta, reference, memo)
-         SELECT user_id, 'settle', reserved_micro - actual_micro, -reserved_micro, reference, 'charged ' || actual_micro::text FROM source
+         SELECT user_id, 'settle', reserved_micro - actual_micro, -reserved_micro, reference, 'charged ' || actual_micro::text FROM source ORDER BY ord
        )`;
 }
