@@ -38,6 +38,11 @@ export interface TxSignal {
   origin?: string | null;
 }
 
+/** What one message on the channel carries: a signal, and the signals published with it, in order. */
+export interface TxSignalMessage extends TxSignal {
+  more?: TxSignal[];
+}
+
 export function notificationFor(tx: TxRecord, previousStatus: TxStatus | null): TxNotification {
   return {
     event: 'tx.status',

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import Redis from 'ioredis';
 import { AppConfig } from '../../config/app-config';
-import { TxSignal } from './tx-notification';
+import { TxSignal, TxSignalMessage } from './tx-notification';
 import { txSignalChannel } from './tx-status.publisher';
 
 type Listener = (signal: TxSignal) => void;
@@ -47,15 +47,17 @@ export class TxSignalSubscriber implements OnModuleDestroy {
     return this.ready;
   }
 
-  /** A message is one signal, or several published together (a JSON array, in their order). */
+  /** A message is a signal and those published with it (`more`), delivered in that order. */
   private dispatch(message: string): void {
-    let parsed: TxSignal | TxSignal[];
+    let parsed: TxSignalMessage;
     try {
-      parsed = JSON.parse(message) as TxSignal | TxSignal[];
+      parsed = JSON.parse(message) as TxSignalMessage;
     } catch {
       return;
     }
-    for (const signal of Array.isArray(parsed) ? parsed : [parsed]) this.deliver(signal);
+    const { more, ...first } = parsed ?? {};
+    this.deliver(first as TxSignal);
+    if (Array.isArray(more)) for (const signal of more) this.deliver(signal);
   }
 
   private deliver(signal: TxSignal): void {

@@ -1,6 +1,6 @@
 import type Redis from 'ioredis';
 import type { AppConfig } from '../../config/app-config';
-import type { TxNotification, TxSignal } from './tx-notification';
+import type { TxNotification, TxSignal, TxSignalMessage } from './tx-notification';
 import { TxSignalSubscriber } from './tx-signal.subscriber';
 import type { TxStatusEventStore } from './tx-status-event.store';
 import { TxStatusPublisher } from './tx-status.publisher';
@@ -14,14 +14,16 @@ describe('TxStatusPublisher', () => {
     return { unit: new TxStatusPublisher({ publish } as unknown as Redis, config, {} as TxStatusEventStore), publish };
   }
 
-  it('signals published in the same turn go out as ONE Redis PUBLISH, a JSON array in their order', async () => {
+  it('signals published in the same turn go out as ONE Redis PUBLISH: the first as before, the others in its `more`, in order', async () => {
     const { unit, publish } = publisher();
     await Promise.all([unit.publish('hash', note('a', 'PENDING')), unit.publishMany('status', [{ notification: note('b') }, { notification: note('c'), origin: 'vault' }]), unit.publish('status', note('a'))]);
     expect(publish).toHaveBeenCalledTimes(1);
     const [channel, message] = publish.mock.calls[0];
     expect(channel).toBe('spec:tx-signals');
-    expect((JSON.parse(message) as TxSignal[]).map((s) => [s.kind, s.notification.txId, s.origin ?? null])).toEqual([
-      ['hash', 'a', null],
+    const { more, ...first } = JSON.parse(message) as TxSignalMessage;
+    // A subscriber of an earlier release reads the first signal as it always did.
+    expect(first).toEqual({ kind: 'hash', notification: note('a', 'PENDING') });
+    expect(more!.map((s) => [s.kind, s.notification.txId, s.origin ?? null])).toEqual([
       ['status', 'b', null],
       ['status', 'c', 'vault'],
       ['status', 'a', null],
@@ -56,7 +58,7 @@ describe('TxSignalSubscriber', () => {
     await subscriber.listen('a', (s) => ofA.push(`${s.kind}:${s.notification.status}`));
     await subscriber.listen(null, (s) => all.push(s.notification.txId));
     const dispatch = (message: string) => (subscriber as unknown as { dispatch(m: string): void }).dispatch(message);
-    dispatch(JSON.stringify([{ kind: 'hash', notification: note('a', 'PENDING') }, { kind: 'status', notification: note('b') }, { kind: 'status', notification: note('a') }]));
+    dispatch(JSON.stringify({ kind: 'hash', notification: note('a', 'PENDING'), more: [{ kind: 'status', notification: note('b') }, { kind: 'status', notification: note('a') }] }));
     dispatch(JSON.stringify({ kind: 'status', notification: note('c') }));
     dispatch('not json');
     expect(ofA).toEqual(['hash:PENDING', 'status:EXECUTED']);

@@ -5,7 +5,7 @@ import { AppConfig } from '../../config/app-config';
 import { REDIS } from '../../redis/redis.module';
 import type { TxRecord, TxStatus } from './tx-record';
 import { TxStatusEventStore } from './tx-status-event.store';
-import { notificationFor, TxNotification, TxSignal } from './tx-notification';
+import { notificationFor, TxNotification, TxSignal, TxSignalMessage } from './tx-notification';
 
 export function txSignalChannel(config: AppConfig): string {
   return `${config.REDIS_PREFIX}:tx-signals`;
@@ -17,9 +17,11 @@ export function txSignalChannel(config: AppConfig): string {
  * (sync waiters, sockets). Consumers that must not miss anything read the outbox.
  *
  * Signals published in the same turn of the event loop (a batch of settlements, the hashes of
- * the broadcasts whose answers arrived together) go out as ONE message, a JSON array (a single
- * signal stays a JSON object), which `TxSignalSubscriber` unpacks: one Redis command and one
- * parse per batch instead of per transaction, in the order they were published.
+ * the broadcasts whose answers arrived together) go out as ONE message: the first signal as it
+ * always was, the others in its `more` (`TxSignalMessage`), which `TxSignalSubscriber` unpacks:
+ * one Redis command and one parse per batch instead of per transaction, in the order they were
+ * published. A subscriber of an earlier release (a rolling deploy) reads the first signal and
+ * ignores `more`: its waiters of the others fall back to their timeout, nothing fails.
  */
 @Injectable()
 export class TxStatusPublisher {
@@ -66,7 +68,9 @@ export class TxStatusPublisher {
     this.queued = [];
     if (signals.length === 0) return;
     try {
-      await this.redis.publish(txSignalChannel(this.config), JSON.stringify(signals.length === 1 ? signals[0] : signals));
+      const [first, ...more] = signals;
+      const message: TxSignalMessage = more.length > 0 ? { ...first, more } : first;
+      await this.redis.publish(txSignalChannel(this.config), JSON.stringify(message));
     } catch (err) {
       const ids = signals.map((s) => `${s.kind} ${s.notification.txId}`);
       this.logger.warn(`could not publish ${ids.length === 1 ? `the ${ids[0]} signal` : `${ids.length} signals (${ids.slice(0, 3).join(', ')}, ...)`}: ${(err as Error).message}`);

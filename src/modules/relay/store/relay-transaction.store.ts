@@ -306,7 +306,8 @@ export class RelayTransactionStore extends SqlStore {
    * found while the previous batch settled): each row (still signed or broadcast, its copy's
    * reservation still the row's and covering its cost) with its status event, its mined broadcast
    * marked and its settle entry; each account and sponsoring policy once, with the sums of its
-   * rows and its counters as the settlements in `items`' order would have left them. The rows are
+   * rows and its counters as the settlements in `items`' order would have left them; the events
+   * and ledger entries are written in that order (the outbox's order is the webhooks'). The rows are
    * locked in id order before anything else, the accounts after them in id order, so concurrent
    * batches and batched broadcast marks never deadlock. A field missing from an item is written
    * as null (a row in flight has none of them set). The stage times and whether its account has a
@@ -352,7 +353,7 @@ export class RelayTransactionStore extends SqlStore {
                         t.created_at, t.signed_at, t.broadcast_at, t.mined_at, t.settled_at,
                         i.actual_micro, i.mined_hash AS hash, i.payload, i.to_status, i.ord, i.success, i.daily
                ),
-               event AS (${outboxInsert(sql`SELECT id, user_id, to_status, 'PENDING', ${payloadWithStages(rawSql('payload'))} FROM row`)}),
+               event AS (${outboxInsert(sql`SELECT id, user_id, to_status, 'PENDING', ${payloadWithStages(rawSql('payload'))} FROM row ORDER BY ord`)}),
                ${markMinedManyCte('row')},
                source AS (
                  SELECT user_id, 'tx:' || id AS reference, estimated_cost_micro AS reserved_micro, actual_micro, success, daily, ord,
