@@ -1,6 +1,19 @@
+import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { returningRows } from './returning-rows';
 import { compileSql, Sql } from './sql';
+
+/**
+ * `prepared`: for a hot statement of a fixed shape (its text depends only on which fragments were
+ * chosen, never on values), sent as a named prepared statement: each connection parses and plans
+ * it once, then every call sends only the values. The name is the text's hash, so two shapes never
+ * share a name (pg refuses a name reused for another text) and the same shape always reuses it.
+ */
+export interface StatementOptions {
+  prepared?: boolean;
+}
+
+const preparedName = (text: string): string => `q_${createHash('sha1').update(text).digest('hex')}`;
 
 /** Where a statement runs: the pool, or the caller's open transaction. */
 export type SqlRunner = DataSource | EntityManager;
@@ -14,13 +27,15 @@ export abstract class SqlStore {
   protected constructor(protected readonly dataSource: DataSource) {}
 
   /** The rows a statement returns (RETURNING included), on `runner` or the pool. */
-  protected async rows<T>(query: Sql, runner: SqlRunner = this.dataSource): Promise<T[]> {
+  protected async rows<T>(query: Sql, runner: SqlRunner = this.dataSource, options?: StatementOptions): Promise<T[]> {
     const { text, values } = compileSql(query);
-    return returningRows<T>(await runner.query(text, values));
+    // pg's query config: a named statement is parsed and planned once per connection, then only bound.
+    const statement = options?.prepared ? ({ name: preparedName(text), text } as unknown as string) : text;
+    return returningRows<T>(await runner.query(statement, values));
   }
 
-  protected async first<T>(query: Sql, runner?: SqlRunner): Promise<T | undefined> {
-    return (await this.rows<T>(query, runner))[0];
+  protected async first<T>(query: Sql, runner?: SqlRunner, options?: StatementOptions): Promise<T | undefined> {
+    return (await this.rows<T>(query, runner, options))[0];
   }
 
   /** TypeORM's manager on `runner` or the pool, for the store's simple entity reads and writes. */

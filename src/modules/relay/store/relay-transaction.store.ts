@@ -129,6 +129,8 @@ export class RelayTransactionStore extends SqlStore {
                event AS (${outboxInsert(sql`SELECT ${tx.id}::uuid, ${tx.userId}::uuid, ${tx.status}, NULL, ${payloadWithStages(JSON.stringify(notification))} FROM row`)})
           SELECT created_at, updated_at, signed_at, broadcast_at, mined_at, settled_at FROM row`,
       runner,
+      // Every accepted submission: parsed and planned once per connection.
+      { prepared: true },
     );
   }
 
