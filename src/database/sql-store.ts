@@ -13,7 +13,7 @@ export type SqlRunner = DataSource | EntityManager;
 export abstract class SqlStore {
   protected constructor(protected readonly dataSource: DataSource) {}
 
-  /** The rows a statement returns (RETURNING included), on `runner` or the pool. */
+  /** The rows a statement returns (RETURNING included), on `runner` or the pool; prepared (src/database/prepared-statements.ts). */
   protected async rows<T>(query: Sql, runner: SqlRunner = this.dataSource): Promise<T[]> {
     const { text, values } = compileSql(query);
     return runStatement<T>(runner, text, values);

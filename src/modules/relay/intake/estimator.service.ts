@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { JsonRpcProvider, toQuantity } from 'ethers';
+import { JsonRpcError, JsonRpcPayload, JsonRpcProvider, makeError, toQuantity } from 'ethers';
 import { AppError } from '../../../common/errors/app-error';
 import { AppConfig } from '../../../config/app-config';
 import { ChainRegistry } from '../../chains';
@@ -116,11 +116,27 @@ function rpcCall(req: RelayRequest, from: string): Record<string, unknown> {
  */
 async function sendWithOverride(provider: JsonRpcProvider, method: string, params: unknown[], override: Record<string, unknown>): Promise<string> {
   try {
-    return await provider.send(method, [...params, override]);
+    return await sendNow(provider, method, [...params, override]);
   } catch (err) {
     const text = String((err as Error).message).toLowerCase();
     const code = (err as { info?: { error?: { code?: unknown } }; error?: { code?: unknown } }).info?.error?.code ?? (err as { error?: { code?: unknown } }).error?.code;
-    if (code === -32602 || text.includes('invalid params') || text.includes('too many') || text.includes('unexpected') || text.includes('trailing characters')) return provider.send(method, params);
+    if (code === -32602 || text.includes('invalid params') || text.includes('too many') || text.includes('unexpected') || text.includes('trailing characters')) return sendNow(provider, method, params);
     throw err;
   }
+}
+
+/**
+ * What `provider.send` does for one call, without its batching queue: `send` parks every call
+ * behind a timer (0 ms with batchMaxCount 1, still a turn of the timers phase, about a
+ * millisecond under load) before the transport sees it. Same transport (`_send`: the chain's
+ * RpcPool), same errors: a JSON-RPC error becomes ethers' error through `getRpcError` (a revert is
+ * CALL_EXCEPTION with its data), a transport failure is thrown as it is.
+ */
+export async function sendNow(provider: JsonRpcProvider, method: string, params: unknown[]): Promise<string> {
+  const payload: JsonRpcPayload = { method, params, id: 1, jsonrpc: '2.0' };
+  const reply = (await provider._send(payload)).find((r) => r.id === payload.id);
+  if (provider.destroyed) throw makeError('provider destroyed; cancelled request', 'UNSUPPORTED_OPERATION', { operation: method });
+  if (!reply) throw makeError('missing response for request', 'BAD_DATA', { value: reply, info: { payload } });
+  if ('error' in reply) throw provider.getRpcError(payload, reply as JsonRpcError);
+  return reply.result as string;
 }

@@ -56,6 +56,8 @@ export class PendingWriter {
     if (maxUsd !== null && costMicro > usdToMicro(maxUsd)) {
       throw new AppError('TRANSACTION_001', `estimated cost ${microToUsd(costMicro)} USD exceeds maxUSD ${maxUsd}`);
     }
+    // A feature's own record goes in one database transaction: its policies are planned before it.
+    if (within && planSponsorship) return this.write(userId, fields, costMicro, maxUsd, within, stage, await planSponsorship());
     const now = new Date();
     const tx = Object.assign(new RelayTransactionEntity(), {
       ...fields,

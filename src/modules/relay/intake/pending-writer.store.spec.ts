@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { AppError } from '../../../common/errors/app-error';
 import { storesDatabase } from '../../../../test/fakes/database';
 import { balancesOf, entriesOf, eventsOf, fundedAccount, moneyPath, MoneyPath, submission } from '../../../../test/fakes/money';
 
@@ -65,5 +66,43 @@ describe('PendingWriter (real database)', () => {
     await expect(path.writer.write(user, submission(), 600_000n, null, async () => { wrote = true; })).rejects.toMatchObject({ code: 'TRANSACTION_002' });
     expect(wrote).toBe(true);
     expect(await rowCount(user)).toBe(0);
+  });
+
+  describe('policies not read first (planSponsorship: the one statement checks that the account has none enabled)', () => {
+    const addPolicy = (userId: string, enabled: boolean) => ds.query('INSERT INTO sponsorship_policies (user_id, name, enabled) VALUES ($1, $2, $3)', [userId, 'p', enabled]);
+
+    it('an account without an enabled policy: accepted in the one statement, the plan never asked', async () => {
+      const user = await fundedAccount(path, 10_000_000n);
+      await addPolicy(user, false);
+      const plan = jest.fn(async () => null);
+      const { tx } = await path.writer.write(user, submission(), 1_000_000n, null, undefined, 'accepted', null, plan);
+      expect(plan).not.toHaveBeenCalled();
+      expect(await rowCount(user)).toBe(1);
+      expect(await balancesOf(path, user)).toEqual({ available: 9_000_000n, pending: 1_000_000n });
+      expect(await eventsOf(path, tx.id)).toEqual([{ status: 'PENDING', previous: null }]);
+    });
+
+    it('an enabled policy: the statement reserves nothing and the plan decides (its refusal leaves nothing written)', async () => {
+      const user = await fundedAccount(path, 10_000_000n);
+      await addPolicy(user, true);
+      const plan = jest.fn(async () => {
+        throw new AppError('TRANSACTION_010', 'no_policy_matches: test');
+      });
+      await expect(path.writer.write(user, submission(), 1_000_000n, null, undefined, 'accepted', null, plan)).rejects.toMatchObject({ code: 'TRANSACTION_010' });
+      expect(plan).toHaveBeenCalledTimes(1);
+      expect(await rowCount(user)).toBe(0);
+      expect(await entriesOf(path, user)).toHaveLength(1);
+      expect(await balancesOf(path, user)).toEqual({ available: 10_000_000n, pending: 0n });
+    });
+
+    it("a feature's submission (its record in one database transaction) is planned before it", async () => {
+      const user = await fundedAccount(path, 10_000_000n);
+      const plan = jest.fn(async () => null);
+      let wrote = false;
+      await path.writer.write(user, submission(), 1_000_000n, null, async () => { wrote = true; }, 'accepted', null, plan);
+      expect(plan).toHaveBeenCalledTimes(1);
+      expect(wrote).toBe(true);
+      expect(await rowCount(user)).toBe(1);
+    });
   });
 });

@@ -95,12 +95,11 @@ export class SubmissionService {
     const plan = () => this.sponsorship.plan(caller.account.id, { chainId: request.chain.chainId, to: request.to, callData: request.data, endUser, now: new Date() });
     // The usual account has no policy and no approval webhook: its policies are not read first,
     // its one statement reserves only while it has no enabled policy (PendingWriter), which saves
-    // a statement per submission. An account seen with policies lately, one with an approval
-    // webhook (the policies decide before it is asked), a cost over maxUSD (a policy's refusal
-    // comes first) and a feature's submission that writes its own record with the row (`within`:
-    // gasless swaps, vault deposits; that write is a transaction of its own) read them first.
-    const readFirst =
-      caller.account.approvalWebhookEnabled || this.sponsoredLately(caller.account.id) || exceedsMaxUsd(estimate.costMicro, request.maxUsd) || within !== undefined;
+    // a statement per submission. A feature's submission (its own record in one database
+    // transaction), an account seen with policies lately, one with an approval webhook (the
+    // policies decide before it is asked) and a cost over maxUSD (a policy's refusal comes first)
+    // read them first, as before.
+    const readFirst = within !== undefined || caller.account.approvalWebhookEnabled || this.sponsoredLately(caller.account.id) || exceedsMaxUsd(estimate.costMicro, request.maxUsd);
     const sponsorship = readFirst ? await plan() : null;
     if (sponsorship) this.noteSponsored(caller.account.id);
     await this.approval.check(caller.account, {
