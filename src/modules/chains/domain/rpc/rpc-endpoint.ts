@@ -44,6 +44,9 @@ export class RpcEndpoint {
   private trialInFlight = false;
   private readonly latencies: number[] = [];
   private readonly outcomes: boolean[] = [];
+  /** latencyP50 and errorRate as of the last outcome: the pool weighs every call by them, outcomes change them. */
+  private p50?: number | null;
+  private failureRate?: number;
   private nextSlotAt = 0;
   private nextId = 1;
 
@@ -85,6 +88,8 @@ export class RpcEndpoint {
     this.lastError = null;
     push(this.latencies, latencyMs);
     push(this.outcomes, true);
+    this.p50 = undefined;
+    this.failureRate = undefined;
   }
 
   /** Opens the circuit: 1 s doubling per consecutive failure up to 30 s; a 429 for at least its Retry-After. */
@@ -93,6 +98,7 @@ export class RpcEndpoint {
     this.lastError = reason;
     this.failedAt = now;
     push(this.outcomes, false);
+    this.failureRate = undefined;
     const backoff = Math.max(Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** (this.failures - 1)), retryAfterMs ?? 0);
     this.backedOffUntil = now + backoff;
     return backoff;
@@ -104,13 +110,15 @@ export class RpcEndpoint {
   }
 
   latencyP50(): number | null {
-    if (this.latencies.length === 0) return null;
+    if (this.p50 !== undefined) return this.p50;
+    if (this.latencies.length === 0) return (this.p50 = null);
     const sorted = [...this.latencies].sort((a, b) => a - b);
-    return sorted[Math.floor((sorted.length - 1) / 2)];
+    return (this.p50 = sorted[Math.floor((sorted.length - 1) / 2)]);
   }
 
   errorRate(): number {
-    return this.outcomes.length === 0 ? 0 : this.outcomes.filter((ok) => !ok).length / this.outcomes.length;
+    this.failureRate ??= this.outcomes.length === 0 ? 0 : this.outcomes.filter((ok) => !ok).length / this.outcomes.length;
+    return this.failureRate;
   }
 
   noteHead(block: number, now = Date.now()): void {
