@@ -67,7 +67,7 @@ describe('intake round trips per submission', () => {
     // The reservation, the row and its status event in one statement; no read of the account's policies first.
     expect(sql).toHaveLength(1);
     // A named prepared statement, the same for every submission (its text holds no value): each connection plans it once.
-    const [, name] = /^\[(q_[0-9a-f]{40})\] WITH reservation AS/.exec(sql[0]) ?? [];
+    const [, name] = /^\[(s_[0-9a-f]{24})\] WITH reservation AS/.exec(sql[0]) ?? [];
     expect(name).toBeDefined();
     expect(first.sql.at(-1)).toBe(sql[0]);
     // The rate limit (one script), the send job (one BullMQ script), the status signal.

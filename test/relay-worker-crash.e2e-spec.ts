@@ -1,6 +1,6 @@
 import { ChildProcess } from 'node:child_process';
 import { DataSource } from 'typeorm';
-import { mintCall, randomAddress, testChain, token, tokenContract } from './support/chain-fixtures';
+import { mintCall, provider, randomAddress, testChain, token, tokenContract } from './support/chain-fixtures';
 import type { TestApp } from './support/test-app';
 import { spawnWorker } from './support/chain-conditions/scenario';
 import { testEnv } from './support/test-env';
@@ -21,6 +21,7 @@ describe('relay: a worker killed mid-flight', () => {
     t = await createTestApp();
   });
   afterAll(async () => {
+    await provider(chain).send('evm_setAutomine', [true]);
     worker?.kill('SIGKILL');
     delete process.env.APP_ROLE;
     await t.close();
@@ -29,6 +30,10 @@ describe('relay: a worker killed mid-flight', () => {
   it('loses nothing and sends nothing twice after a restart', async () => {
     const { createAccount } = await import('./support/test-app');
     const { apiKey } = await createAccount(t, 200);
+    // Nothing is mined until the worker was killed: the relay is fast enough to send and settle all
+    // 20 between two looks at the broadcasts, which left the kill interrupting nothing.
+    const rpc = provider(chain);
+    await rpc.send('evm_setAutomine', [false]);
     const t0 = Date.now();
     worker = await startWorker();
     if (process.env.TEST_LOGS) console.log(`worker up in ${Date.now() - t0} ms`);
@@ -50,6 +55,9 @@ describe('relay: a worker killed mid-flight', () => {
     const [{ pending }] = await dataSource.query(`SELECT count(*)::int AS pending FROM relay_transactions WHERE id = ANY($1) AND status = 'PENDING'`, [ids]);
 
     worker = await startWorker();
+    // The chain mines again: what the killed worker broadcast, then whatever the new one sends.
+    await rpc.send('evm_setAutomine', [true]);
+    await rpc.send('evm_mine', []);
     const until = Date.now() + 60_000;
     let statuses: string[] = [];
     while (Date.now() < until) {
