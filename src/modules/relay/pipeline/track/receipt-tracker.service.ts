@@ -147,13 +147,9 @@ export class ReceiptTracker implements OnModuleDestroy {
     set.add(lower);
     watch.byTx.set(txId, set);
     if (known?.id === txId) watch.rows.set(txId, known);
-    // An idle watch (no poll due, none running) reads the chain at once: on an instant-mining
-    // chain the receipt is already there, and a lone transaction (submit-tx-sync) would wait a
-    // whole kick for nothing. Broadcasts while a poll is due or running still join that one.
-    const idle = !watch.busy && watch.timer === undefined;
     if (watch.busy) watch.rerun = true;
     watch.kickedAt = Date.now();
-    this.schedule(chainId, watch, idle ? 0 : KICK_MS);
+    this.schedule(chainId, watch, KICK_MS);
   }
 
   /**

@@ -102,27 +102,6 @@ describe('ReceiptTracker scanning blocks', () => {
     for (const tracker of trackers.splice(0)) await tracker.onModuleDestroy();
   });
 
-  it('a broadcast on an idle watch reads the chain at once; one while a poll is due joins that poll', async () => {
-    jest.useFakeTimers();
-    try {
-      const t = setup(2, { 2: [hashOf(0xa)] });
-      const heads = jest.spyOn((t.tracker as unknown as { chains: ChainRegistry }).chains.provider(1), 'getBlockNumber');
-      t.tracker.track(1, 'A', hashOf(0xa), 1);
-      // Queued for the next timers phase, not KICK_MS (5 ms) later.
-      await jest.advanceTimersByTimeAsync(1);
-      expect(heads).toHaveBeenCalledTimes(1);
-      await jest.advanceTimersByTimeAsync(1);
-      expect(t.settled).toEqual(['A']);
-      t.tracker.track(1, 'B', hashOf(0xb), 2);
-      t.tracker.track(1, 'C', hashOf(0xc), 2);
-      await jest.advanceTimersByTimeAsync(1);
-      // B found the watch idle and polled at once; C came while that poll was due and joined it.
-      expect(heads).toHaveBeenCalledTimes(2);
-    } finally {
-      jest.useRealTimers();
-    }
-  });
-
   it('a transaction tracked while a scan is running is looked for from its block, even if the scan had read it already', async () => {
     const t = setup(6, { 2: [hashOf(0xb)], 6: [hashOf(0xa)] });
     t.tracker.track(1, 'A', hashOf(0xa), 1);
