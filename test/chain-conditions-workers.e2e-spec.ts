@@ -56,15 +56,19 @@ describe.each(RUNS)('chain conditions: worker processes and back-pressure (queue
   it('a worker SIGKILLed mid-settlement, another one started', async () => {
     s = await startScenario({ name: 'killed', ...run.killed, proxy: { lagMs: 1000 }, confirmations: 2, workers: 1, env: env() });
     await s.chain.intervalMining(1);
-    const batch = await s.submit(30);
-    // Kill once some are settled and some are still in flight.
+    // Kill once some are settled and some are still in flight. Two waves: the receipts of one
+    // block settle in one statement, so a single wave mined in one block would be all settled
+    // or none; the second wave is accepted after the first settled and cannot be mined yet.
+    const first = await s.submit(15);
     const db: DataSource = s.db;
     const until = Date.now() + 30_000;
     while (Date.now() < until) {
-      const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM relay_transactions WHERE id = ANY($1) AND status <> 'PENDING'`, [batch.txIds]);
+      const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM relay_transactions WHERE id = ANY($1) AND status <> 'PENDING'`, [first.txIds]);
       if (n > 0) break;
       await new Promise((r) => setTimeout(r, 20));
     }
+    const second = await s.submit(15);
+    const batch = { txIds: [...first.txIds, ...second.txIds], marks: [...first.marks, ...second.marks] };
     s.workers[0].kill('SIGKILL');
     const [{ pending }] = await db.query(`SELECT count(*)::int AS pending FROM relay_transactions WHERE id = ANY($1) AND status = 'PENDING'`, [batch.txIds]);
     await s.startWorker();
