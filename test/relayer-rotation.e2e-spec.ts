@@ -50,6 +50,11 @@ describe('relayer key rotation (token keys)', () => {
   });
 
   const rows = async () => (await t.http().get('/admin/relayers').set(adminAuth).expect(200)).body.data as Array<{ address: string; chainId: number; state: string; signer: string; balanceWei: string }>;
+  /** The wallet monitor's last measure of a key on chain 31337 (what decides whether it takes work). */
+  const monitored = async (address: string) => {
+    const chainsSeen = (await t.http().get('/admin/health').set(adminAuth).expect(200)).body.data.checks.chains as Array<{ chainId: number; relayers?: { keys: Array<{ region: string; address: string; state: string; balanceWei: string | null }> } }>;
+    return chainsSeen.find((c) => c.chainId === 31337)?.relayers?.keys.find((k) => k.address === address);
+  };
   const stateOf = async (address: string) => (await rows()).find((r) => r.address === address)?.state;
   const relay = async (apiKey: string, n: number) => {
     const ids: string[] = [];
@@ -120,9 +125,14 @@ describe('relayer key rotation (token keys)', () => {
 
   it('a key generated in the token later joins its pool without a restart', async () => {
     const added = hsm.generate(`relayer-${REGION}-2`);
-    await rpcs[0].send('anvil_setBalance', [added.address, '0x' + parseEther('3').toString(16)]);
+    // As an operator's new key would be, it is in the token before it holds anything: the wallet
+    // monitor may measure it empty (no work for it), and it takes work once a pass sees it funded.
+    await new Promise((r) => setTimeout(r, 1_500));
+    const funded = '0x' + parseEther('3').toString(16);
+    await rpcs[0].send('anvil_setBalance', [added.address, funded]);
     const until = Date.now() + 10_000;
-    while (Date.now() < until && !(await rows()).some((r) => r.address === added.address)) await new Promise((r) => setTimeout(r, 200));
+    while (Date.now() < until && (await monitored(added.address))?.balanceWei !== BigInt(funded).toString()) await new Promise((r) => setTimeout(r, 200));
+    expect(await monitored(added.address)).toMatchObject({ region: REGION, state: 'ok', balanceWei: BigInt(funded).toString() });
     expect((await rows()).find((r) => r.address === added.address)).toMatchObject({ signer: 'pkcs11', state: 'active' });
     const { apiKey } = await createAccount(t, 20);
     expect(await relay(apiKey, 6)).toContain(added.address);
