@@ -17,7 +17,7 @@ export { LedgerService } from './domain/ledger.service';
 export type { Balances, LedgerAudit } from './domain/ledger.service';
 export { AccountLimitsDto } from './dto/admin.dto';
 export type { AccountCounters } from './store/account-counters';
-export type { RaiseRequest, ReservationRequest } from './store/account.store';
+export type { BatchReservation, RaiseRequest, ReservationRequest } from './store/account.store';
 export type { SpendBucket, SpendRow, StatementRow } from './store/ledger-entry.store';
 export { ApiKeyCache } from './domain/api-key-cache';
 export { LowBalanceMonitor } from './domain/low-balance-monitor';

@@ -124,6 +124,52 @@ export function reservationCte(r: ReservationRequest): Sql {
        )`;
 }
 
+/** What the reservations of one batch share: the account, the day window and clock, and whether an enabled policy refuses. */
+export interface BatchReservation {
+  userId: string;
+  now: Date;
+  dayStart: Date;
+  unlessSponsored?: boolean;
+}
+
+/**
+ * The CTEs `reserving`, `accepted` and `reservation` for many reservations of ONE account, from
+ * an `input` CTE with one row per reservation (amount_micro, chain_id_of, ord). The account row
+ * is locked once; a reservation is accepted when its own limits hold (per-tx, chain, breaker, no
+ * enabled policy when asked) and the running sum of the accepted ones before it and itself,
+ * in `ord` order, stays within the balance and the day's limit. `accepted` holds those rows;
+ * `reservation` is the account's ONE update by their sum (one row when any was accepted).
+ * Amounts are never negative, so the running sums only grow: the accepted ones are those
+ * before the first the sums refuse. A later, smaller one might still have fitted; the caller
+ * gives every refused one its own statement (ReservationQueue), which decides it exactly.
+ */
+export function batchReservationCtes(r: BatchReservation): Sql {
+  return sql`reserving AS (
+         SELECT a.id, a.available_micro, ${consumedToday('a', r.dayStart)} AS consumed_micro, a.daily_limit_micro, a.per_tx_limit_micro, a.disabled_chain_ids
+           FROM accounts a
+          WHERE a.id = ${r.userId}::uuid AND NOT (a.circuit_breaker_enabled AND a.failure_streak >= a.failure_streak_limit)
+                ${r.unlessSponsored ? sql`AND NOT EXISTS (SELECT 1 FROM sponsorship_policies p WHERE p.user_id = a.id AND p.enabled)` : sql``}
+            FOR UPDATE
+       ),
+       allowed AS (
+         SELECT i.*, sum(i.amount_micro) OVER (ORDER BY i.ord) AS running_micro
+           FROM input i, reserving a
+          WHERE a.per_tx_limit_micro >= i.amount_micro AND NOT (i.chain_id_of = ANY (a.disabled_chain_ids))
+       ),
+       accepted AS (
+         SELECT l.* FROM allowed l, reserving a
+          WHERE l.running_micro <= a.available_micro AND a.consumed_micro + l.running_micro <= a.daily_limit_micro
+       ),
+       reservation AS (
+         UPDATE accounts
+            SET available_micro = available_micro - t.total_micro, pending_micro = pending_micro + t.total_micro,
+                daily_consumed_micro = ${consumedToday('accounts', r.dayStart)} + t.total_micro, daily_updated_at = ${r.now}
+           FROM (SELECT sum(amount_micro) AS total_micro FROM accepted) t
+          WHERE accounts.id = ${r.userId}::uuid AND t.total_micro IS NOT NULL
+      RETURNING accounts.id
+       )`;
+}
+
 /** A fee raise of one reserved transaction: the reservation goes up to `totalMicro` (what the new fees' worst case needs). */
 export interface RaiseRequest {
   totalMicro: bigint;

@@ -112,6 +112,14 @@ export function reserveEntryCte(amountMicro: bigint, reference: string): Sql {
        )`;
 }
 
+/** The CTE `entry`: the reserve row of each `accepted` reservation (amount_micro, reference, ord), in order, written only with `reservation`. */
+export function reserveEntriesCte(): Sql {
+  return sql`entry AS (
+         INSERT INTO ledger_entries (user_id, kind, available_delta, pending_delta, reference)
+         SELECT r.id, 'reserve', -a.amount_micro, a.amount_micro, a.reference FROM accepted a, reservation r ORDER BY a.ord
+       )`;
+}
+
 /** The CTE `raise_entry`: the raise row of a fee raise's `reservation` CTE (id, delta_micro), written only with it. */
 export function raiseEntryCte(reference: string, memo: string): Sql {
   return sql`raise_entry AS (

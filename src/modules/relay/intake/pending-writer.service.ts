@@ -9,6 +9,7 @@ import { Stage, statusOf } from '../core/stage';
 import { RelayTransactionEntity } from '../store/relay-transaction.entity';
 import { applyStamps, RelayTransactionStore, StageStamps } from '../store/relay-transaction.store';
 import { GAS_HOLD_DEFAULT_VALID_FOR_MS, Sponsorship, SponsorshipClaim, SponsorshipPlan } from '../../policies';
+import { ReservationQueue } from './reservation-queue';
 import { checkSpendLimits } from './spend-limits';
 
 /** A PostgreSQL bigint holds at most this; a larger maxUSD caps nothing a bigint reservation could reach. */
@@ -20,18 +21,23 @@ export type PendingFields = Omit<Partial<RelayTransactionEntity>, 'status' | 'st
 /**
  * Accepting a transaction, for every kind of submission: the row in its first stage, its
  * status event and the reservation, with the limits checked, all or nothing. The usual
- * submission is ONE statement (RelayTransactionStore.insertReserved); a feature that writes its
- * own record with it (`within`) gets one database transaction instead.
+ * submission is ONE statement (RelayTransactionStore.insertReserved), shared with the account's
+ * other submissions that arrived while its previous one ran (ReservationQueue); a feature that
+ * writes its own record with it (`within`) gets one database transaction instead.
  */
 @Injectable()
 export class PendingWriter {
+  private readonly queue: ReservationQueue;
+
   constructor(
     private readonly txs: RelayTransactionStore,
     private readonly ledger: LedgerService,
     private readonly publisher: TxStatusPublisher,
     private readonly accounts: AccountsService,
     private readonly sponsorship: Sponsorship,
-  ) {}
+  ) {
+    this.queue = new ReservationQueue(txs);
+  }
 
   /**
    * `stage`: accepted, or signed for a transaction that arrives signed (funding-signed).
@@ -86,7 +92,7 @@ export class PendingWriter {
     if (!within && !sponsorship) {
       const notification = notificationFor(tx, null);
       const unlessSponsored = planSponsorship !== undefined;
-      const inserted = await this.txs.insertReserved(tx, unlessSponsored ? { ...reservation, unlessSponsored } : reservation, notification);
+      const inserted = await this.queue.reserve(tx, unlessSponsored ? { ...reservation, unlessSponsored } : reservation, notification);
       if (inserted) return this.stamped(tx, notification, inserted);
       const plan = planSponsorship ? await planSponsorship() : null;
       if (plan) return this.write(userId, fields, costMicro, maxUsd, within, stage, plan);

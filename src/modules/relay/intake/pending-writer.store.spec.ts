@@ -68,6 +68,67 @@ describe('PendingWriter (real database)', () => {
     expect(await rowCount(user)).toBe(0);
   });
 
+  describe("one account's concurrent submissions (ReservationQueue: those that wait for the account's statement go in one)", () => {
+    const settle = <T>(ps: Array<Promise<T>>) => Promise.allSettled(ps);
+
+    it('share statements, and every accepted one has its row, reserve entry (in order) and PENDING event; the balance is exact', async () => {
+      const user = await fundedAccount(path, 100_000_000n);
+      const one = jest.spyOn(path.txs, 'insertReserved');
+      const many = jest.spyOn(path.txs, 'insertReservedMany');
+      try {
+        const results = await Promise.all(Array.from({ length: 30 }, (_, i) => path.writer.write(user, submission(), BigInt(1_000_000 + i), null)));
+        // The first went alone; those that arrived while it ran went together.
+        expect(many).toHaveBeenCalled();
+        expect(one.mock.calls.length + many.mock.calls.length).toBeLessThan(30);
+        const total = results.reduce((sum, r) => sum + r.tx.estimatedCostMicro, 0n);
+        expect(await balancesOf(path, user)).toEqual({ available: 100_000_000n - total, pending: total });
+        const entries = await entriesOf(path, user);
+        expect(entries.slice(1)).toEqual(results.map((r) => ({ kind: 'reserve', available: -r.tx.estimatedCostMicro, pending: r.tx.estimatedCostMicro, reference: `tx:${r.tx.id}` })));
+        for (const { tx, notification } of results) {
+          const row = await path.txs.findById(tx.id);
+          expect(row).toMatchObject({ stage: 'accepted', status: 'PENDING', estimatedCostMicro: tx.estimatedCostMicro, userId: user });
+          expect(notification.stages.acceptedAt).toBe(row!.createdAt.toISOString());
+          expect(await eventsOf(path, tx.id)).toEqual([{ status: 'PENDING', previous: null }]);
+        }
+      } finally {
+        one.mockRestore();
+        many.mockRestore();
+      }
+    });
+
+    it('never reserves past the balance: of 12 submissions of 1 USD on 7 USD, 7 accepted, 5 refused (TRANSACTION_002) with nothing written', async () => {
+      const user = await fundedAccount(path, 7_000_000n);
+      const results = await settle(Array.from({ length: 12 }, () => path.writer.write(user, submission(), 1_000_000n, null)));
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(7);
+      for (const r of results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')) expect(r.reason).toMatchObject({ code: 'TRANSACTION_002' });
+      expect(await balancesOf(path, user)).toEqual({ available: 0n, pending: 7_000_000n });
+      expect(await rowCount(user)).toBe(7);
+      expect((await entriesOf(path, user)).filter((e) => e.kind === 'reserve')).toHaveLength(7);
+    });
+
+    it('decides each as if alone: a refused one does not stop a later smaller one, nor the daily limit or per-tx limit of another', async () => {
+      const user = await fundedAccount(path, 10_000_000n, { perTxLimitMicro: 6_000_000n, dailyLimitMicro: 9_500_000n });
+      // 5 first (alone), then 7 (over the per-tx limit: TRANSACTION_001), 5 (over the day once 5 is in: TRANSACTION_006), 3, 1 (fit: 5 + 3 + 1 = 9 ≤ 9.5).
+      const results = await settle([5_000_000n, 7_000_000n, 5_000_000n, 3_000_000n, 1_000_000n].map((micro) => path.writer.write(user, submission(), micro, null)));
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled', 'fulfilled']);
+      expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'TRANSACTION_001' });
+      expect((results[2] as PromiseRejectedResult).reason).toMatchObject({ code: 'TRANSACTION_006' });
+      expect(await balancesOf(path, user)).toEqual({ available: 1_000_000n, pending: 9_000_000n });
+    });
+
+    it('two accounts never share a statement, and a disabled chain refuses only its own submissions', async () => {
+      const [a, b] = [await fundedAccount(path, 10_000_000n, { disabledChainIds: [31337] }), await fundedAccount(path, 10_000_000n)];
+      const results = await settle([
+        ...Array.from({ length: 5 }, () => path.writer.write(a, submission({ chainId: 84532 }), 1_000_000n, null)),
+        ...Array.from({ length: 5 }, () => path.writer.write(b, submission(), 1_000_000n, null)),
+        path.writer.write(a, submission({ chainId: 31337 }), 1_000_000n, null),
+      ]);
+      expect(results.map((r) => r.status)).toEqual([...Array(10).fill('fulfilled'), 'rejected']);
+      expect(await balancesOf(path, a)).toEqual({ available: 5_000_000n, pending: 5_000_000n });
+      expect(await balancesOf(path, b)).toEqual({ available: 5_000_000n, pending: 5_000_000n });
+    });
+  });
+
   describe('policies not read first (planSponsorship: the one statement checks that the account has none enabled)', () => {
     const addPolicy = (userId: string, enabled: boolean) => ds.query('INSERT INTO sponsorship_policies (user_id, name, enabled) VALUES ($1, $2, $3)', [userId, 'p', enabled]);
 

@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In } from 'typeorm';
 import { joinSql, rawSql, Sql, sql } from '../../../database/sql';
 import { SqlRunner, SqlStore } from '../../../database/sql-store';
-import type { AccountCounters, RaiseRequest, ReservationRequest } from '../../accounts';
-import { maxRetriesOf, raiseEntryCte, raiseReservationCte, reservationCte, reserveEntryCte, settleCoveredManyCtes, settleCoveredUpdate, settleEntriesCte, settleEntryCte } from '../../accounts/statements';
+import type { AccountCounters, BatchReservation, RaiseRequest, ReservationRequest } from '../../accounts';
+import { batchReservationCtes, maxRetriesOf, raiseEntryCte, raiseReservationCte, reservationCte, reserveEntriesCte, reserveEntryCte, settleCoveredManyCtes, settleCoveredUpdate, settleEntriesCte, settleEntryCte } from '../../accounts/statements';
 import { policySettleCtes, policySettleManyCtes } from '../../policies/statements';
 import type { TxNotification } from '../../tx-events';
 import { outboxInsert } from '../../tx-events/statements';
@@ -145,6 +145,44 @@ export class RelayTransactionStore extends SqlStore {
           SELECT created_at, updated_at, signed_at, broadcast_at, mined_at, settled_at FROM row`,
       runner,
     );
+  }
+
+  /**
+   * `insertReserved` for many submissions of ONE account in ONE statement: the account locked
+   * once, the reservations accepted in `items`' order while every limit holds
+   * (`batchReservationCtes`), and for each accepted one its reserve entry, its row and its status
+   * event, in that order. Every item has the same fields set (the columns are the first item's).
+   * The accepted rows' timestamps by id; an item absent from the map was refused.
+   */
+  async insertReservedMany(
+    batch: BatchReservation,
+    items: ReadonlyArray<{ tx: RelayTransactionEntity; amountMicro: bigint; reference: string; chainId: number; notification: TxNotification }>,
+  ): Promise<Map<string, StageStamps & { updated_at: Date }>> {
+    const keys = this.columns(items[0].tx, ['createdAt', 'updatedAt']).map((c) => c.property);
+    const columns = keys.map((key) => {
+      const type = this.columnType(key);
+      const name = this.columnName(key);
+      const alias = rawSql(`c_${name}`);
+      // jsonb travels as text (a JS array of strings), cast where it is written.
+      const array = sql`${items.map((i) => this.stored(i.tx[key] ?? null, type))}::${rawSql(type === 'jsonb' ? 'text' : type)}[]`;
+      return { name: rawSql(name), alias, array, value: type === 'jsonb' ? sql`a.${alias}::jsonb` : sql`a.${alias}` };
+    });
+    const rows = await this.rows<StageStamps & { id: string; updated_at: Date }>(
+      sql`WITH input AS (
+                 SELECT * FROM unnest(${items.map((i) => i.amountMicro.toString())}::bigint[], ${items.map((i) => i.chainId)}::int[], ${items.map((i) => i.reference)}::varchar[],
+                                      ${items.map((i) => JSON.stringify(i.notification))}::text[], ${items.map((_, n) => n)}::int[], ${joinSql(columns.map((c) => c.array))})
+                   AS i(amount_micro, chain_id_of, reference, payload, ord, ${joinSql(columns.map((c) => c.alias))})
+               ),
+               ${batchReservationCtes(batch)}, ${reserveEntriesCte()},
+               row AS (
+                 INSERT INTO relay_transactions (${joinSql(columns.map((c) => c.name))})
+                 SELECT ${joinSql(columns.map((c) => c.value))} FROM accepted a WHERE EXISTS (SELECT 1 FROM reservation) ORDER BY a.ord
+                 RETURNING id, user_id, status, created_at, updated_at, signed_at, broadcast_at, mined_at, settled_at
+               ),
+               event AS (${outboxInsert(sql`SELECT row.id, row.user_id, row.status, NULL, ${payloadWithStages(sql`a.payload`)} FROM row JOIN accepted a ON a.c_id = row.id ORDER BY a.ord`)})
+          SELECT id, created_at, updated_at, signed_at, broadcast_at, mined_at, settled_at FROM row`,
+    );
+    return new Map(rows.map((r) => [r.id, r]));
   }
 
   /**
@@ -490,13 +528,19 @@ export class RelayTransactionStore extends SqlStore {
     return String(column.type);
   }
 
+  private columnName(property: string): string {
+    const column = this.dataSource.getMetadata(RelayTransactionEntity).findColumnWithPropertyName(property);
+    if (!column) throw new Error(`relay_transactions has no column for ${property}`);
+    return column.databaseName;
+  }
+
   /** A value as the driver wants it for a column of `type`. */
   private stored(value: unknown, type: string): unknown {
     return value === null ? null : type === 'jsonb' ? JSON.stringify(value) : typeof value === 'bigint' ? value.toString() : value;
   }
 
   /** The fields as columns: names and casts from the entity's metadata, values as the driver wants them. */
-  private columns(fields: Partial<RelayTransactionEntity>, skip: Array<keyof RelayTransactionEntity>): Array<{ name: Sql; value: Sql }> {
+  private columns(fields: Partial<RelayTransactionEntity>, skip: Array<keyof RelayTransactionEntity>): Array<{ property: keyof RelayTransactionEntity; name: Sql; value: Sql }> {
     const metadata = this.dataSource.getMetadata(RelayTransactionEntity);
     return Object.entries(fields)
       .filter(([property, value]) => value !== undefined && !skip.includes(property as keyof RelayTransactionEntity))
@@ -506,7 +550,7 @@ export class RelayTransactionStore extends SqlStore {
         const type = String(column.type);
         const stored = value === null ? null : type === 'jsonb' ? JSON.stringify(value) : typeof value === 'bigint' ? value.toString() : value;
         // Explicit casts: parameters in an INSERT ... SELECT list get no type from the target column.
-        return { name: rawSql(column.databaseName), value: sql`${stored}::${rawSql(type)}` };
+        return { property: property as keyof RelayTransactionEntity, name: rawSql(column.databaseName), value: sql`${stored}::${rawSql(type)}` };
       });
   }
 }
