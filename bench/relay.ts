@@ -15,7 +15,7 @@
  * (non-201 answers, transactions that fail or stay PENDING, timeouts).
  *
  * Settings (environment, defaults in brackets):
- *   BENCH_SUBMIT_N [500], BENCH_N [2000], BENCH_SYNC_M [200], BENCH_CONCURRENCY [32],
+ *   BENCH_SUBMIT_N [500], BENCH_SUBMIT_WARMUP [100], BENCH_N [2000], BENCH_SYNC_M [200], BENCH_CONCURRENCY [32],
  *   BENCH_WALLETS [8] (direct baseline), BENCH_ACCOUNTS [1] (relay accounts the submissions rotate over),
  *   BENCH_APP [process]: where the app runs. `process`: a child process of its own (src/main.ts), so the relay's
  *   CPU is read from /proc apart from the bench's HTTP client; `inline`: in this process (the default
@@ -80,6 +80,8 @@ const STATE_DIR = join(ROOT, '.local', 'bench');
 const CHAIN_ID = 31337;
 const SETTINGS = {
   submitN: int('BENCH_SUBMIT_N', 500),
+  /** BENCH_SUBMIT_WARMUP [100]: submissions before phase 1's measured ones, drained first (the app's first requests pay its JIT and connections). */
+  submitWarmup: int('BENCH_SUBMIT_WARMUP', 100),
   n: int('BENCH_N', 2000),
   syncM: int('BENCH_SYNC_M', 200),
   concurrency: Math.max(1, int('BENCH_CONCURRENCY', 32)),
@@ -390,7 +392,9 @@ const PROBLEM_LEVEL = /"level":("warn"|"error"|"fatal"|40|50|60)\b/;
  */
 function startAppProcess(role: 'all' | 'api' | 'worker', label: string, problems: AppProblems): Promise<{ child: ChildProcess; port?: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', 'main.ts')], {
+    // BENCH_APP_PROFILE=<dir>: each app process writes a V8 CPU profile of its whole run there when it exits.
+    const profile = process.env.BENCH_APP_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_APP_PROFILE}`] : [];
+    const child = spawn(process.execPath, [...profile, '-r', 'ts-node/register/transpile-only', join(ROOT, 'src', 'main.ts')], {
       cwd: ROOT,
       env: { ...process.env, APP_ROLE: role, PORT: '0', LOG_FORMAT: 'json', TS_NODE_TRANSPILE_ONLY: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -684,7 +688,12 @@ async function getCost(stack: Stack, label: string, path: string): Promise<void>
 }
 
 async function phaseSubmit(stack: Stack, problems: string[]): Promise<Results['submit']> {
-  log(`phase 1: ${SETTINGS.submitN} × POST /api/submit-tx, concurrency ${SETTINGS.concurrency}`);
+  log(`phase 1: ${SETTINGS.submitN} × POST /api/submit-tx, concurrency ${SETTINGS.concurrency}, after ${SETTINGS.submitWarmup} warm-up`);
+  if (SETTINGS.submitWarmup > 0) {
+    const warm = await submitMany(stack, SETTINGS.submitWarmup, now() + SETTINGS.phaseTimeoutMs);
+    if (warm.errors.length > 0) problems.push(`phase 1 warm-up: ${warm.errors.length} of ${SETTINGS.submitWarmup} not accepted, first: ${warm.errors[0]}`);
+    if (!SETTINGS.intakeOnly) await waitTerminal(stack.db, warm.txIds, now() + SETTINGS.phaseTimeoutMs);
+  }
   const stopProfile = await startProfile(SETTINGS.submitProfile);
   if (SETTINGS.costs) countPgStatements(stack.db);
   const costs = SETTINGS.costs ? await costMeter({ db: stack.db, redisUrl: SETTINGS.redisUrl, clusterNodes: process.env.QUEUE_REDIS_CLUSTER_NODES }) : undefined;
