@@ -37,6 +37,23 @@ describe('RelayTransactionStore (real database)', () => {
 
   const hash = () => `0x${randomAddress().slice(2).padEnd(64, '0')}`;
 
+  it("reads a row by its prepared statement exactly as TypeORM's finder hydrates it (every column type, nulls included)", async () => {
+    const tx = await accepted(10_000_000n, 1_000_000n, { gasLimit: '21000', maxFeePerGas: '3000000000', maxPriorityFeePerGas: '1000000000', value: '12345678901234567890', label: 'hydrate', authorizationList: [{ chainId: '0x7a69', address: randomAddress(), nonce: '0x1', yParity: '0x0', r: '0x01', s: '0x02' }] });
+    await ds.query(
+      `UPDATE relay_transactions SET nonce = 42, sender = $2, cost_micro = 987654, native_price_usd = 3456.123456, latency_ms = 17, receipt = '{"status":1,"logs":[]}'::jsonb,
+              finalized_at = now(), policy_reserved_micro = 5, funding_cost_wei = 99, revert_reason = 'x' WHERE id = $1`,
+      [tx.id, randomAddress()],
+    );
+    const { RelayTransactionEntity } = await import('./relay-transaction.entity');
+    const orm = await ds.manager.findOneBy(RelayTransactionEntity, { id: tx.id });
+    expect(orm).not.toBeNull();
+    expect(await path.txs.findById(tx.id)).toStrictEqual(orm);
+    expect(await path.txs.findByIds([tx.id, '00000000-0000-4000-8000-000000000000'])).toStrictEqual([orm]);
+    expect(await path.txs.findById('00000000-0000-4000-8000-000000000000')).toBeNull();
+    // The same inside a transaction (its own connection).
+    expect(await ds.transaction((em) => path.txs.findById(tx.id, em))).toStrictEqual(orm);
+  });
+
   it("sums the worst case a derived sender's other in-flight rows may spend: not its own, not final ones, not another path", async () => {
     const user = await fundedAccount(path, 50_000_000n);
     const PATH = "m/44'/60'/0'/0/7";

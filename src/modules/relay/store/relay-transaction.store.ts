@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { joinSql, rawSql, Sql, sql } from '../../../database/sql';
+import { hydrate } from '../../../database/hydrate';
 import { SqlRunner, SqlStore } from '../../../database/sql-store';
 import type { AccountCounters, BatchReservation, RaiseRequest, ReservationRequest } from '../../accounts';
 import { batchReservationCtes, maxRetriesOf, raiseEntryCte, raiseReservationCte, reservationCte, reserveEntriesCte, reserveEntryCte, settleCoveredManyCtes, settleCoveredUpdate, settleEntriesCte, settleEntryCte } from '../../accounts/statements';
@@ -55,14 +56,21 @@ export class RelayTransactionStore extends SqlStore {
     super(dataSource);
   }
 
-  findById(id: string, runner?: SqlRunner): Promise<RelayTransactionEntity | null> {
-    return this.manager(runner).findOneBy(RelayTransactionEntity, { id });
+  /**
+   * The row by id. A prepared statement, hydrated as TypeORM's finders would (`hydrate`): every
+   * status read (GET /api/tx, the sync wait, sockets) is this read, and TypeORM built, sent
+   * unnamed and had PostgreSQL plan the same query anew each time.
+   */
+  async findById(id: string, runner?: SqlRunner): Promise<RelayTransactionEntity | null> {
+    const row = await this.first<Record<string, unknown>>(sql`SELECT * FROM relay_transactions WHERE id = ${id}::uuid`, runner);
+    return row ? hydrate(this.dataSource, RelayTransactionEntity, row) : null;
   }
 
   /** The rows of these ids that exist, in no particular order (one query). */
-  findByIds(ids: readonly string[], runner?: SqlRunner): Promise<RelayTransactionEntity[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return this.manager(runner).findBy(RelayTransactionEntity, { id: In([...ids]) });
+  async findByIds(ids: readonly string[], runner?: SqlRunner): Promise<RelayTransactionEntity[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.rows<Record<string, unknown>>(sql`SELECT * FROM relay_transactions WHERE id = ANY(${[...ids]}::uuid[])`, runner);
+    return rows.map((row) => hydrate(this.dataSource, RelayTransactionEntity, row));
   }
 
   /** Final rows (EXECUTED/FAILED) for the chain audit, oldest first, after the `after` id cursor within the same created_at order. */
