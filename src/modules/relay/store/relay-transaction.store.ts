@@ -224,18 +224,16 @@ export class RelayTransactionStore extends SqlStore {
   }
 
   /** GET /api/txs: newest first, after the `after` row (keyset on created_at, id), filtered. */
-  listForUser(userId: string, filter: { status?: string; chainId?: number; label?: string; after?: string }, limit: number): Promise<RelayTransactionEntity[]> {
-    const qb = this.manager()
-      .createQueryBuilder(RelayTransactionEntity, 't')
-      .where('t.user_id = :userId', { userId })
-      .orderBy('t.created_at', 'DESC')
-      .addOrderBy('t.id', 'DESC')
-      .limit(limit);
-    if (filter.status) qb.andWhere('t.status = :status', { status: filter.status });
-    if (filter.chainId !== undefined) qb.andWhere('t.chain_id = :chainId', { chainId: filter.chainId });
-    if (filter.label !== undefined) qb.andWhere('t.label = :label', { label: filter.label });
-    if (filter.after) qb.andWhere('(t.created_at, t.id) < (SELECT c.created_at, c.id FROM relay_transactions c WHERE c.id = :after)', { after: filter.after });
-    return qb.getMany();
+  async listForUser(userId: string, filter: { status?: string; chainId?: number; label?: string; after?: string }, limit: number): Promise<RelayTransactionEntity[]> {
+    const where = [sql`t.user_id = ${userId}::uuid`];
+    if (filter.status) where.push(sql`t.status = ${filter.status}`);
+    if (filter.chainId !== undefined) where.push(sql`t.chain_id = ${filter.chainId}::int`);
+    if (filter.label !== undefined) where.push(sql`t.label = ${filter.label}`);
+    if (filter.after) where.push(sql`(t.created_at, t.id) < (SELECT c.created_at, c.id FROM relay_transactions c WHERE c.id = ${filter.after}::uuid)`);
+    const rows = await this.rows<Record<string, unknown>>(
+      sql`SELECT t.* FROM relay_transactions t WHERE ${joinSql(where, rawSql(' AND '))} ORDER BY t.created_at DESC, t.id DESC LIMIT ${limit}::int`,
+    );
+    return rows.map((row) => hydrate(this.dataSource, RelayTransactionEntity, row));
   }
 
   async belongsTo(txId: string, userId: string): Promise<boolean> {
