@@ -68,4 +68,16 @@ describe('stores run their statements prepared', () => {
     await ds.query(`ALTER TABLE ${table} ADD COLUMN b int NOT NULL DEFAULT 7`);
     expect(await all()).toEqual([{ id: 1, a: 10, b: 7 }]);
   });
+
+  it('inside a transaction the changed plan fails that transaction; the retry runs the shape unnamed', async () => {
+    const all = (em?: EntityManager) => store.run<Record<string, number>>(sql`SELECT * FROM ${t} WHERE id >= ${1}`, em);
+    expect(await all()).toEqual([{ id: 1, a: 10, b: 7 }]);
+    await ds.query(`ALTER TABLE ${table} ADD COLUMN c int NOT NULL DEFAULT 9`);
+    const failure = await store.transaction((em) => all(em)).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(QueryFailedError);
+    expect((failure as QueryFailedError & { driverError: { code: string } }).driverError.code).toBe('0A000');
+    // What a caller's retry of the whole transaction sees: the new columns, from the unnamed path.
+    expect(await store.transaction((em) => all(em))).toEqual([{ id: 1, a: 10, b: 7, c: 9 }]);
+    expect(await prepared(`SELECT * FROM ${table} WHERE id >= $1`)).toBe(1);
+  });
 });
