@@ -28,6 +28,12 @@ export function dbPreparedStatements(): boolean {
 }
 let preparedStatements: boolean | undefined;
 
+/** DB_GENERIC_PLANS (true): the hot statements on sessions that keep one generic plan (src/database/prepared-statements.ts). */
+export function dbGenericPlans(): boolean {
+  return (genericPlans ??= process.env.DB_GENERIC_PLANS !== 'false');
+}
+let genericPlans: boolean | undefined;
+
 /** BUILD_COMMIT, set by the image build: the build-info metric's label. */
 export function buildCommit(): string | undefined {
   return process.env.BUILD_COMMIT;

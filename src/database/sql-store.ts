@@ -1,5 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { runStatement } from './prepared-statements';
+import { PlanChoice, runStatement } from './prepared-statements';
 import { compileSql, Sql } from './sql';
 
 /** Where a statement runs: the pool, or the caller's open transaction. */
@@ -14,13 +14,13 @@ export abstract class SqlStore {
   protected constructor(protected readonly dataSource: DataSource) {}
 
   /** The rows a statement returns (RETURNING included), on `runner` or the pool; prepared (src/database/prepared-statements.ts). */
-  protected async rows<T>(query: Sql, runner: SqlRunner = this.dataSource): Promise<T[]> {
+  protected async rows<T>(query: Sql, runner: SqlRunner = this.dataSource, plan: PlanChoice = 'auto'): Promise<T[]> {
     const { text, values } = compileSql(query);
-    return runStatement<T>(runner, text, values);
+    return runStatement<T>(runner, text, values, plan);
   }
 
-  protected async first<T>(query: Sql, runner?: SqlRunner): Promise<T | undefined> {
-    return (await this.rows<T>(query, runner))[0];
+  protected async first<T>(query: Sql, runner?: SqlRunner, plan: PlanChoice = 'auto'): Promise<T | undefined> {
+    return (await this.rows<T>(query, runner, plan))[0];
   }
 
   /** TypeORM's manager on `runner` or the pool, for the store's simple entity reads and writes. */

@@ -62,14 +62,14 @@ export class RelayTransactionStore extends SqlStore {
    * unnamed and had PostgreSQL plan the same query anew each time.
    */
   async findById(id: string, runner?: SqlRunner): Promise<RelayTransactionEntity | null> {
-    const row = await this.first<Record<string, unknown>>(sql`SELECT * FROM relay_transactions WHERE id = ${id}::uuid`, runner);
+    const row = await this.first<Record<string, unknown>>(sql`SELECT * FROM relay_transactions WHERE id = ${id}::uuid`, runner, 'generic');
     return row ? hydrate(this.dataSource, RelayTransactionEntity, row) : null;
   }
 
   /** The rows of these ids that exist, in no particular order (one query). */
   async findByIds(ids: readonly string[], runner?: SqlRunner): Promise<RelayTransactionEntity[]> {
     if (ids.length === 0) return [];
-    const rows = await this.rows<Record<string, unknown>>(sql`SELECT * FROM relay_transactions WHERE id = ANY(${[...ids]}::uuid[])`, runner);
+    const rows = await this.rows<Record<string, unknown>>(sql`SELECT * FROM relay_transactions WHERE id = ANY(${[...ids]}::uuid[])`, runner, 'generic');
     return rows.map((row) => hydrate(this.dataSource, RelayTransactionEntity, row));
   }
 
@@ -152,6 +152,7 @@ export class RelayTransactionStore extends SqlStore {
                event AS (${outboxInsert(sql`SELECT ${tx.id}::uuid, ${tx.userId}::uuid, ${tx.status}, NULL, ${payloadWithStages(JSON.stringify(notification))} FROM row`)})
           SELECT created_at, updated_at, signed_at, broadcast_at, mined_at, settled_at FROM row`,
       runner,
+      'generic',
     );
   }
 
@@ -189,6 +190,8 @@ export class RelayTransactionStore extends SqlStore {
                ),
                event AS (${outboxInsert(sql`SELECT row.id, row.user_id, row.status, NULL, ${payloadWithStages(sql`a.payload`)} FROM row JOIN accepted a ON a.c_id = row.id ORDER BY a.ord`)})
           SELECT id, created_at, updated_at, signed_at, broadcast_at, mined_at, settled_at FROM row`,
+      undefined,
+      'generic',
     );
     return new Map(rows.map((r) => [r.id, r]));
   }
@@ -296,7 +299,10 @@ export class RelayTransactionStore extends SqlStore {
       moved AS (
         UPDATE relay_transactions SET ${moveSet(m)} WHERE id IN (SELECT id FROM locked) AND ${moveWhere(m)} RETURNING id
       )
-      ${markAcceptedUpdate(hashes, sql`(SELECT count(*) FROM moved) >= 0`)}`);
+      ${markAcceptedUpdate(hashes, sql`(SELECT count(*) FROM moved) >= 0`)}`,
+      undefined,
+      'generic',
+    );
   }
 
   /**
@@ -342,6 +348,8 @@ export class RelayTransactionStore extends SqlStore {
                ${policySettleCtes('row', cost)},
                account AS (${settleCoveredUpdate(cost, counters)})
           SELECT ${STAGE_COLUMNS}, (SELECT bool_or(low_balance_due) FROM account) AS low_balance_due FROM row WHERE EXISTS (SELECT 1 FROM account)`,
+      undefined,
+      'generic',
     );
   }
 
@@ -408,6 +416,8 @@ export class RelayTransactionStore extends SqlStore {
                ${policySettleManyCtes('source')},
                ${settleCoveredManyCtes(daily)}
           SELECT r.id, r.created_at, r.signed_at, r.broadcast_at, r.mined_at, r.settled_at, a.low_balance_due FROM row r JOIN account a ON a.user_id = r.user_id`,
+      undefined,
+      'generic',
     );
     for (const { id, low_balance_due, ...stamps } of rows) settled.set(id, { ...stamps, low_balance_due });
     return settled;

@@ -63,6 +63,7 @@ export class SignerNonceStore extends SqlStore {
          )${ctes}
          SELECT (SELECT count(*) FROM claimed)::int AS claimed, (${gate}) AS open`,
       runner,
+      'generic',
     );
     if (row?.claimed === 1) return 'claimed';
     return row?.open === false ? 'closed' : 'lost';
