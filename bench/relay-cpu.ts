@@ -1,24 +1,38 @@
 /**
  * CPU time over a bench phase, per transaction, for issue 31's figures: the relay's own processes
  * (read from /proc, so the bench's HTTP client is not in it when the app runs in a child process),
- * this process (the direct client's share when only it runs), and PostgreSQL's backends serving
- * the bench database (the bench's own connection excluded).
+ * this process (the direct client's share when only it runs), and the PostgreSQL server (every
+ * process of it, backends that ended during the phase included; the bench's own connection excluded).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Client } from 'pg';
 
 const TICKS_PER_SECOND = 100;
 
-/** utime + stime of a process in ms; undefined once it is gone (or /proc is not readable). */
-export function processCpuMs(pid: number): number | undefined {
+interface ProcStat {
+  ppid: number;
+  /** utime + stime, ms. */
+  cpuMs: number;
+  /** cutime + cstime, ms: the children it waited for (a server's ended backends). */
+  childrenMs: number;
+}
+
+/** A process's parent and CPU times; undefined once it is gone (or /proc is not readable). */
+function procStat(pid: number): ProcStat | undefined {
   try {
-    // Fields 14 and 15 (utime, stime) after the parenthesised command name.
+    // After the parenthesised command name: state, ppid, ..., utime (14), stime, cutime, cstime.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+    const ms = (i: number) => (Number(fields[i]) * 1000) / TICKS_PER_SECOND;
+    return { ppid: Number(fields[1]), cpuMs: ms(11) + ms(12), childrenMs: ms(13) + ms(14) };
   } catch {
     return undefined;
   }
+}
+
+/** utime + stime of a process in ms; undefined once it is gone (or /proc is not readable). */
+export function processCpuMs(pid: number): number | undefined {
+  return procStat(pid)?.cpuMs;
 }
 
 const selfCpuMs = () => {
@@ -26,19 +40,27 @@ const selfCpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 
-async function backendPids(db: Client): Promise<number[]> {
-  const { rows } = await db.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()");
-  return rows.map((r) => r.pid);
-}
-
-async function backendsCpu(db: Client): Promise<Map<number, number> | undefined> {
-  const out = new Map<number, number>();
-  for (const pid of await backendPids(db)) {
-    const ms = processCpuMs(pid);
-    if (ms === undefined) return undefined; // not readable here (another host or user)
-    out.set(pid, ms);
+/**
+ * The PostgreSQL server's CPU so far: the postmaster with the backends it has reaped, and every
+ * live process it started (backends, autovacuum, WAL writer, checkpointer); `own` is the bench's
+ * connection's backend. Backends of a pool that closes idle connections come and go during a
+ * phase, so counting only the bench database's live backends lost those that ended and counted a
+ * new one's whole start-up; this counts each exactly once. Undefined when /proc cannot tell
+ * (another host or user).
+ */
+async function serverCpu(db: Client): Promise<{ totalMs: number; ownMs: number } | undefined> {
+  const { rows } = await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  const own = procStat(rows[0].pid);
+  const postmasterPid = own?.ppid;
+  const postmaster = postmasterPid === undefined ? undefined : procStat(postmasterPid);
+  if (!own || !postmaster) return undefined;
+  let totalMs = postmaster.cpuMs + postmaster.childrenMs;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const child = procStat(Number(entry));
+    if (child && child.ppid === postmasterPid) totalMs += child.cpuMs;
   }
-  return out;
+  return { totalMs, ownMs: own.cpuMs };
 }
 
 export interface CpuReading {
@@ -46,24 +68,20 @@ export interface CpuReading {
   relayMs?: number;
   /** This process: the bench client, plus the app when it runs in process. */
   benchMs: number;
-  /** PostgreSQL backends of the bench database, other than the bench's own connection; undefined when /proc cannot tell. */
+  /** The PostgreSQL server, less the bench's own connection; undefined when /proc cannot tell. */
   postgresMs?: number;
 }
 
-/**
- * Starts a reading; the returned function gives the CPU used since. A backend that started during
- * the phase counts from zero; one that ended during it is lost (the app's pool keeps its
- * connections, so this is rare and only lowers the figure).
- */
+/** Starts a reading; the returned function gives the CPU used since. */
 export async function cpuPhase(relayPids: number[], db: Client): Promise<() => Promise<CpuReading>> {
   const relayBefore = relayPids.map(processCpuMs);
   const benchBefore = selfCpuMs();
-  const pgBefore = await backendsCpu(db);
+  const pgBefore = await serverCpu(db);
   return async () => {
     const benchMs = selfCpuMs() - benchBefore;
     const relayMs = relayPids.length === 0 ? undefined : relayPids.reduce((sum, pid, i) => sum + ((processCpuMs(pid) ?? NaN) - (relayBefore[i] ?? NaN)), 0);
-    const pgAfter = pgBefore && (await backendsCpu(db));
-    const postgresMs = pgBefore && pgAfter ? [...pgAfter].reduce((sum, [pid, ms]) => sum + ms - (pgBefore.get(pid) ?? 0), 0) : undefined;
+    const pgAfter = pgBefore && (await serverCpu(db));
+    const postgresMs = pgBefore && pgAfter ? pgAfter.totalMs - pgBefore.totalMs - (pgAfter.ownMs - pgBefore.ownMs) : undefined;
     return { relayMs, benchMs, postgresMs };
   };
 }

@@ -25,7 +25,7 @@
  *   BENCH_CHAIN_PORT [28545], BENCH_DATABASE_URL [postgres://postgres@127.0.0.1:5432/relay_bench],
  *   BENCH_REDIS_URL [redis://127.0.0.1:6379/14], BENCH_PHASE_TIMEOUT_MS [60000] (per phase; phase 3
  *   gives each side half), BENCH_MAX_RUNTIME_MS [300000], BENCH_LOGS=1 (print the app's logs),
- *   BENCH_ENFORCE=1 (also exit 1 when a target is missed),
+ *   BENCH_ENFORCE=1 (also exit 1 when a target is missed), BENCH_APP_NODE_ARGS (node options of each app process),
  *   BENCH_INTAKE_ONLY=1 (phase 1 against an APP_ROLE=api process, no worker: the intake's own cost; set BENCH_N=0 BENCH_SYNC_M=0
  *   BENCH_BLOCK_SECONDS=0), BENCH_PROFILE_SUBMIT=<file> (a V8 CPU profile of phase 1),
  *   BENCH_PROFILE=<file> (a V8 CPU profile of this process during the relay half of phase 2, for
@@ -394,7 +394,9 @@ function startAppProcess(role: 'all' | 'api' | 'worker', label: string, problems
   return new Promise((resolve, reject) => {
     // BENCH_APP_PROFILE=<dir>: each app process writes a V8 CPU profile of its whole run there when it exits.
     const profile = process.env.BENCH_APP_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_APP_PROFILE}`] : [];
-    const child = spawn(process.execPath, [...profile, '-r', 'ts-node/register/transpile-only', join(ROOT, 'src', 'main.ts')], {
+    // BENCH_APP_NODE_ARGS: node options for each app process (V8 flags that NODE_OPTIONS refuses, such as --single-threaded-gc).
+    const nodeArgs = (process.env.BENCH_APP_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+    const child = spawn(process.execPath, [...nodeArgs, ...profile, '-r', 'ts-node/register/transpile-only', join(ROOT, 'src', 'main.ts')], {
       cwd: ROOT,
       env: { ...process.env, APP_ROLE: role, PORT: '0', LOG_FORMAT: 'json', TS_NODE_TRANSPILE_ONLY: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -929,7 +931,7 @@ function report(results: Partial<Results>, problems: string[], appProblems: AppP
     rows.push(['throughput ratio relay/direct', f(e2e.ratio, 2), `target ≥ ${TARGETS.ratio}: ${met(e2e.ratio >= TARGETS.ratio)}`]);
     rows.push(['relay CPU ms/tx, phase 2 (end to end)', f(e2e.relayCpu.relay, 2), `${cpuNote(e2e.relayCpu)}; target ≤ ${TARGETS.relayCpuMsPerTx}: ${met(e2e.relayCpu.relay <= TARGETS.relayCpuMsPerTx)}`]);
     rows.push(['direct client CPU ms/tx, phase 2', f(e2e.directCpuMsPerTx, 2), 'the bench process while only the direct client runs']);
-    rows.push(['PostgreSQL CPU ms/tx, phase 2 (relay)', f(e2e.relayCpu.postgres, 2), 'backends of the bench database, its own connection excluded']);
+    rows.push(['PostgreSQL CPU ms/tx, phase 2 (relay)', f(e2e.relayCpu.postgres, 2), 'the PostgreSQL server, ended backends included, the bench\'s own connection excluded']);
   }
   if (sync) {
     rows.push([`submit-tx-sync latency p50 / p99 (M=${sync.m})`, `${f(sync.relayP50)} / ${f(sync.relayP99)} ms`, '']);
