@@ -10,6 +10,7 @@ import { RelayBroadcastStore } from '../../store/relay-broadcast.store';
 import { RelayTransactionEntity } from '../../store/relay-transaction.entity';
 import { RelayTransactionStore } from '../../store/relay-transaction.store';
 import { SettlementService } from './settlement.service';
+import { KeySlots } from '../keys/key-slots.service';
 
 /**
  * SettlementService's decisions without a database: which path a mined receipt takes (the one
@@ -89,6 +90,8 @@ describe('SettlementService', () => {
     expect(get(TxStatusPublisher).publish).toHaveBeenCalledWith('status', notification, null);
     // The statement said no low-balance transition is due: no further read.
     expect(get(LowBalanceMonitor).check).not.toHaveBeenCalled();
+    // A receipt found on its own (after a broadcast, by the reconciler): its key slot goes now.
+    expect(get(KeySlots).release).toHaveBeenCalledWith(tx.id);
   });
 
   it('a batch: the covered settlements in ONE statement and one publish, the rows not in hand read at once, an over-reservation on the general path', async () => {
@@ -127,6 +130,8 @@ describe('SettlementService', () => {
     expect(txs.finish).toHaveBeenCalledTimes(1);
     expect(txs.finish).toHaveBeenCalledWith(over.id, expect.objectContaining({ to: 'mined_executed' }), expect.objectContaining({ costMicro: COST }), receipt().transactionHash, em);
     expect(publisher.publish).toHaveBeenCalledWith('status', expect.objectContaining({ txId: over.id, status: 'EXECUTED' }), null);
+    // The tracker released the key slots when it saw the receipts: none is released twice.
+    expect(get(KeySlots).release).not.toHaveBeenCalled();
   });
 
   it('a batch the statement fails for is settled one by one on the general path', async () => {
