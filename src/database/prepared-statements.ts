@@ -65,8 +65,8 @@ export type PlanChoice = 'auto' | 'generic';
  * generic plan was read are marked: a generic plan cannot use a partial index whose predicate
  * a parameter decides (the pending scan's), so a setting for every session would slow those.
  * Inside a transaction the statement runs on its connection, planned as usual.
- * DB_GENERIC_PLANS=false keeps every statement on the main pool (a pooler in transaction mode
- * would carry the session's SET over to other clients' statements).
+ * DB_GENERIC_PLANS=false keeps every statement on the main pool (behind PgBouncer, which refuses
+ * the startup parameter that sets the mode).
  */
 const genericPools = new WeakMap<Pool, Pool>();
 
@@ -77,13 +77,12 @@ function genericPoolOf(main: Pool): Pool {
   const pool = new Pool({
     ...config,
     max: Math.max(2, Math.ceil((config.max ?? 10) / 4)),
+    // A startup parameter: a SET on connect would be a second query on a client the pool has
+    // already handed out (pg warns on that). PgBouncer refuses the parameter: DB_GENERIC_PLANS=false there.
+    options: [config.options, '-c plan_cache_mode=force_generic_plan'].filter(Boolean).join(' '),
     // Idle connections never keep a process alive; the main pool's end ends this one (below).
     allowExitOnIdle: true,
   });
-  // A SET, not a startup option (PgBouncer refuses unknown ones). The client queues its queries,
-  // so this runs before the statement the connection was opened for. Where it fails (a pooler
-  // that drops session settings), statements are planned as on the main pool: slower, not wrong.
-  pool.on('connect', (client) => void client.query('SET plan_cache_mode = force_generic_plan').catch(() => undefined));
   // An idle connection the server closed: the pool drops it, the next statement opens another.
   pool.on('error', () => undefined);
   genericPools.set(main, pool);
