@@ -138,13 +138,30 @@ export class RpcEndpoint {
 
   /**
    * One POST over node:http(s) with a keep-alive agent (fetch refuses some ports outright and
-   * hides socket error codes); the timeout covers connect, headers and body.
+   * hides socket error codes); the timeout covers connect, headers and body, retries included.
+   *
+   * A kept-alive connection the provider closed while it sat idle fails the next request written
+   * to it with a reset before any byte of an answer: the provider never read that request, so it
+   * is sent once more on a new connection instead of counting against the provider (which would
+   * open its circuit and, with one provider, take the chain out of service for a second). A reset
+   * on a new connection, or after the answer began, is a failure as before.
    */
-  private post(method: string, params: unknown[], timeoutMs: number): Promise<RpcReply> {
+  private async post(method: string, params: unknown[], timeoutMs: number): Promise<RpcReply> {
     const body = JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params });
+    const deadline = Date.now() + Math.max(1, Math.floor(timeoutMs));
+    try {
+      return await this.postOnce(body, timeoutMs);
+    } catch (err) {
+      if (!(err instanceof StaleConnection)) throw err;
+      return this.postOnce(body, Math.max(1, deadline - Date.now()), true);
+    }
+  }
+
+  private postOnce(body: string, timeoutMs: number, retried = false): Promise<RpcReply> {
     const url = new URL(this.def.url);
     const client = url.protocol === 'https:' ? https : http;
     return new Promise<RpcReply>((resolve, reject) => {
+      let answered = false;
       let settled = false;
       const finish = (fn: () => void) => {
         if (settled) return;
@@ -156,6 +173,7 @@ export class RpcEndpoint {
         url,
         { method: 'POST', agent: url.protocol === 'https:' ? HTTPS_AGENT : HTTP_AGENT, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
         (res) => {
+          answered = true;
           const status = res.statusCode ?? 0;
           if (status === 429 || status < 200 || status >= 300) {
             res.resume();
@@ -179,11 +197,18 @@ export class RpcEndpoint {
         finish(() => reject(new TransportFailure('timeout')));
         req.destroy();
       }, Math.max(1, Math.floor(timeoutMs)));
-      req.on('error', (err) => finish(() => reject(new TransportFailure(transportReason(err)))));
+      req.on('error', (err) => {
+        const reason = transportReason(err);
+        const stale = !retried && !answered && req.reusedSocket && reason === 'connection reset';
+        finish(() => reject(stale ? new StaleConnection(reason) : new TransportFailure(reason)));
+      });
       req.end(body);
     });
   }
 }
+
+/** A reset on a kept-alive connection before any answer: the provider closed it while idle (see `post`). */
+class StaleConnection extends TransportFailure {}
 
 const HTTP_AGENT = new http.Agent({ keepAlive: true, maxSockets: 64 });
 const HTTPS_AGENT = new https.Agent({ keepAlive: true, maxSockets: 64 });
