@@ -1,4 +1,5 @@
-import { getBytes, hexlify, keccak256, Signature, SigningKey, TransactionRequest } from 'ethers';
+import { getBytes, hexlify, Signature, SigningKey, TransactionRequest } from 'ethers';
+import { keccak256 } from '../../../common/evm/keccak';
 import { plainTx } from './plain-tx';
 import { DigestRelaySigner, unsignedTransaction } from './signers/relay-signer';
 

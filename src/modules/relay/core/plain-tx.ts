@@ -1,4 +1,5 @@
-import { keccak256, TransactionRequest } from 'ethers';
+import { TransactionRequest } from 'ethers';
+import { keccak256, keccak256Bytes } from '../../../common/evm/keccak';
 
 /**
  * The relay's own transactions (legacy with EIP-155, EIP-1559; no access list, no authorizations,
@@ -89,7 +90,7 @@ function rlpList(encoded: Buffer[]): Buffer {
 }
 
 function hashBytes(b: Buffer): Uint8Array {
-  return Buffer.from(keccak256(b).slice(2), 'hex');
+  return keccak256Bytes(b);
 }
 
 function withHash(raw: Buffer): { raw: string; hash: string } {

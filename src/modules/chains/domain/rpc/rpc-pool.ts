@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { keccak256 } from 'ethers';
+import { keccak256 } from '../../../../common/evm/keccak';
 import { classifyNodeAnswer, NodeAnswer, TxOutcome } from '../../../../common/evm/node-answer';
 import { redactUrl } from '../../../../common/evm/provider-url';
 import { RpcUnavailableError } from '../../../../common/evm/rpc-unavailable';

@@ -1,4 +1,4 @@
-import { keccak256 } from 'ethers';
+import { keccak256 } from '../../../../common/evm/keccak';
 import { FeeSettings } from '../../core/fees';
 import { RelaySigner } from '../../core/signer-pool.service';
 import { signedRequest } from '../../core/signed-request';
