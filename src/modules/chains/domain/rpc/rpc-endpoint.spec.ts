@@ -99,3 +99,30 @@ describe('RpcEndpoint over a kept-alive connection the provider closes', () => {
     }
   });
 });
+
+describe('RpcEndpoint request target', () => {
+  it('posts to the URL path and query, with its credentials as basic auth', async () => {
+    const seen: Array<{ url?: string; auth?: string }> = [];
+    const server: Server = createServer((req, res) => {
+      seen.push({ url: req.url, auth: req.headers.authorization });
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x2' })));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const url = `http://us%40er:p%3Ass@127.0.0.1:${port}/v3/key-123?tier=b`;
+      const e = new RpcEndpoint({ url, weight: 1 }, 'redacted');
+      await expect(e.call('eth_chainId', [], 2_000)).resolves.toEqual({ result: '0x2' });
+      await expect(e.call('eth_chainId', [], 2_000)).resolves.toEqual({ result: '0x2' });
+      const basic = `Basic ${Buffer.from('us@er:p:ss').toString('base64')}`;
+      expect(seen).toEqual([
+        { url: '/v3/key-123?tier=b', auth: basic },
+        { url: '/v3/key-123?tier=b', auth: basic },
+      ]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import { RpcEndpointDef } from '../rpc-endpoints';
 
 export type RpcErrorBody = { code: number; message: string; data?: unknown };
@@ -49,6 +50,8 @@ export class RpcEndpoint {
   private failureRate?: number;
   private nextSlotAt = 0;
   private nextId = 1;
+  /** The URL as request options, parsed at the first call (a URL per call was a measurable share of a call's CPU). */
+  private target?: Target;
 
   constructor(
     readonly def: RpcEndpointDef,
@@ -158,8 +161,8 @@ export class RpcEndpoint {
   }
 
   private postOnce(body: string, timeoutMs: number, retried = false): Promise<RpcReply> {
-    const url = new URL(this.def.url);
-    const client = url.protocol === 'https:' ? https : http;
+    this.target ??= targetOf(this.def.url);
+    const { client, options, agent } = this.target;
     return new Promise<RpcReply>((resolve, reject) => {
       let answered = false;
       let settled = false;
@@ -170,8 +173,7 @@ export class RpcEndpoint {
         fn();
       };
       const req = client.request(
-        url,
-        { method: 'POST', agent: url.protocol === 'https:' ? HTTPS_AGENT : HTTP_AGENT, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        { ...options, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
         (res) => {
           answered = true;
           const status = res.statusCode ?? 0;
@@ -205,6 +207,18 @@ export class RpcEndpoint {
       req.end(body);
     });
   }
+}
+
+interface Target {
+  client: typeof http | typeof https;
+  options: http.RequestOptions;
+  agent: http.Agent;
+}
+
+function targetOf(url: string): Target {
+  const parsed = new URL(url);
+  const secure = parsed.protocol === 'https:';
+  return { client: secure ? https : http, options: urlToHttpOptions(parsed), agent: secure ? HTTPS_AGENT : HTTP_AGENT };
 }
 
 /** A reset on a kept-alive connection before any answer: the provider closed it while idle (see `post`). */
