@@ -137,6 +137,27 @@ describe("a statement marked 'generic' keeps one plan", () => {
     });
   });
 
+  it('a generic plan made while a table was small still looks rows up by index once it has grown', async () => {
+    const small = `${table}_grows`;
+    const g = rawSql(small);
+    // No autovacuum: nothing ANALYZEs the table behind the test's back (an ANALYZE would re-plan).
+    await ds.query(`CREATE TABLE ${small} (id int PRIMARY KEY, a int NOT NULL) WITH (autovacuum_enabled = false)`);
+    try {
+      await ds.query(`INSERT INTO ${small} VALUES (1, 10), (2, 20)`);
+      await ds.query(`ANALYZE ${small}`);
+      const lookup = (ids: number[]) => store.run<{ a: number }>(sql`SELECT a FROM ${g} WHERE id = ANY(${ids}::int[])`, undefined, 'generic');
+      expect(await lookup([1])).toEqual([{ a: 10 }]);
+      await ds.query(`INSERT INTO ${small} SELECT n, n * 10 FROM generate_series(3, 50000) n`);
+      expect(await lookup([40000])).toEqual([{ a: 400000 }]);
+      const [{ name }] = await store.run<{ name: string }>(sql`SELECT name FROM pg_prepared_statements WHERE statement = ${`SELECT a FROM ${small} WHERE id = ANY($1::int[])`}`, undefined, 'generic');
+      const plan = (await store.run<{ 'QUERY PLAN': string }>(sql`EXPLAIN EXECUTE ${rawSql(name)}('{40000}')`, undefined, 'generic')).map((r) => r['QUERY PLAN']).join('\n');
+      expect(plan).toMatch(/Index (Only )?Scan/);
+      expect(plan).not.toMatch(/Seq Scan/);
+    } finally {
+      await ds.query(`DROP TABLE IF EXISTS ${small}`);
+    }
+  });
+
   it("ends with the main pool: no connection of the data source is left", async () => {
     const open = async () =>
       Number((await migrated.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1`, [app]))[0].n);
