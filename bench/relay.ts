@@ -554,6 +554,16 @@ async function countStatuses(db: Client, ids: string[]): Promise<StatusCounts> {
   return counts;
 }
 
+/** Rows created since `since` and still PENDING: an index-only count on the partial pending index. */
+async function pendingSince(db: Client, since: Date): Promise<number> {
+  const res = await db.query<{ n: number }>({
+    name: 'bench-pending-since',
+    text: "SELECT count(*)::int AS n FROM relay_transactions WHERE status = 'PENDING' AND created_at >= $1",
+    values: [since],
+  });
+  return res.rows[0].n;
+}
+
 /** Polls until none of `ids` is PENDING, or the deadline. */
 async function waitTerminal(db: Client, ids: string[], deadline: number): Promise<StatusCounts> {
   for (;;) {
@@ -781,7 +791,11 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
   const deadline = started + SETTINGS.phaseTimeoutMs;
   let doneAt = 0;
   let last: StatusCounts = { pending: 0, executed: 0, failed: 0 };
-  // Completion watcher: one indexed count query every 50 ms over the accepted ids.
+  // Completion watcher: every 50 ms, how many of the phase's rows are still PENDING (the partial
+  // pending index); the accepted ids' statuses are read once that reaches 0. Asking for the ids'
+  // statuses every 50 ms cost the database about 1.2 ms of CPU per transaction (planning and
+  // joining up to 2,000 ids), on the relay's side of the comparison only.
+  const phaseSince = new Date(Date.now() - 1_000);
   const watcher = (async () => {
     while (now() < deadline) {
       await sleep(SETTINGS.pollMs);
@@ -790,9 +804,11 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
         return;
       }
       const snapshot = [...ids];
+      if (submitting || (await pendingSince(stack.db, phaseSince)) > 0) continue;
+      const zeroAt = now();
       last = await countStatuses(stack.db, snapshot);
-      if (!submitting && snapshot.length === ids.length && last.pending === 0) {
-        doneAt = now();
+      if (snapshot.length === ids.length && last.pending === 0) {
+        doneAt = zeroAt;
         return;
       }
     }
