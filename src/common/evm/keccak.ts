@@ -1,22 +1,11 @@
 import { keccak256 as ethersKeccak256 } from 'ethers';
+import { nativeBinding } from '../native-binding';
 
 /** The `keccak` package's native binding (prebuilt for the common platforms): a hasher per call. */
 type NativeKeccak = (algorithm: 'keccak256') => { update(data: Uint8Array): { digest(): Buffer } };
 
-/**
- * The native binding only, never the package's pure-JS fallback: about 9 µs a hash of a
- * transaction's size against ethers' ~35 µs, and a relayed transaction takes three.
- */
-function loadNative(): NativeKeccak | null {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require('keccak/bindings') as NativeKeccak;
-  } catch {
-    return null;
-  }
-}
-
-const native = loadNative();
+/** About 9 µs a hash of a transaction's size against ethers' ~35 µs; a relayed transaction takes three. */
+const native = nativeBinding<NativeKeccak>('keccak/bindings');
 const HEX = /^0x(?:[0-9a-fA-F]{2})*$/;
 
 /** keccak256 of bytes as raw bytes. */

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { getAddress, getBytes, hexlify, keccak256, SigningKey, toBeArray, zeroPadValue } from 'ethers';
+import { nativeBinding } from '../../../common/native-binding';
 
 /**
  * BIP-32 private derivation (CKDpriv) on node's HMAC-SHA512, with libsecp256k1 for the curve
@@ -39,22 +40,18 @@ const jsCurve: Curve = {
 };
 
 function loadCurve(): Curve {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const native = require('secp256k1/bindings') as NativeSecp256k1;
-    return {
-      publicKey: (key, compressed) => native.publicKeyCreate(key, compressed),
-      tweakAdd: (key, tweak) => {
-        try {
-          return native.privateKeyTweakAdd(Uint8Array.from(key), tweak);
-        } catch {
-          return null;
-        }
-      },
-    };
-  } catch {
-    return jsCurve;
-  }
+  const native = nativeBinding<NativeSecp256k1>('secp256k1/bindings');
+  if (!native) return jsCurve;
+  return {
+    publicKey: (key, compressed) => native.publicKeyCreate(key, compressed),
+    tweakAdd: (key, tweak) => {
+      try {
+        return native.privateKeyTweakAdd(Uint8Array.from(key), tweak);
+      } catch {
+        return null;
+      }
+    },
+  };
 }
 
 const curve = loadCurve();

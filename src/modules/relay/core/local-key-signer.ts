@@ -1,5 +1,6 @@
 import { getBytes, hexlify, Signature, SigningKey, TransactionRequest } from 'ethers';
 import { keccak256 } from '../../../common/evm/keccak';
+import { nativeBinding } from '../../../common/native-binding';
 import { plainTx } from './plain-tx';
 import { DigestRelaySigner, unsignedTransaction } from './signers/relay-signer';
 
@@ -8,20 +9,8 @@ interface NativeSecp256k1 {
   ecdsaSign(message: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recid: number };
 }
 
-/**
- * The native binding only, never the package's pure-JS fallback (slower than ethers' own): about
- * 75 µs a signature against ethers' ~1 ms, which is most of a relayed transaction's signing cost.
- */
-function loadNative(): NativeSecp256k1 | null {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require('secp256k1/bindings') as NativeSecp256k1;
-  } catch {
-    return null;
-  }
-}
-
-const native = loadNative();
+/** About 75 µs a signature against ethers' ~1 ms, which is most of a relayed transaction's signing cost. */
+const native = nativeBinding<NativeSecp256k1>('secp256k1/bindings');
 
 /** Whether signing runs natively here (reported at startup). */
 export const nativeSigning = native !== null;

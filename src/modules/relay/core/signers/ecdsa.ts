@@ -1,4 +1,5 @@
 import { getAddress, getBytes, hexlify, keccak256, Signature, SigningKey, zeroPadValue, toBeArray } from 'ethers';
+import { nativeBinding } from '../../../../common/native-binding';
 
 /** secp256k1's group order and half of it: Ethereum accepts only s ≤ n/2 (EIP-2). */
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
@@ -8,16 +9,7 @@ interface NativeRecover {
   ecdsaRecover(sig: Uint8Array, recid: number, msg32: Uint8Array, compressed: boolean): Uint8Array;
 }
 
-function loadNative(): NativeRecover | null {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require('secp256k1/bindings') as NativeRecover;
-  } catch {
-    return null;
-  }
-}
-
-const native = loadNative();
+const native = nativeBinding<NativeRecover>('secp256k1/bindings');
 
 /** The uncompressed public key (65 bytes, 0x04 ‖ x ‖ y) recovered from a signature, or null. */
 function recover(digest: Uint8Array, r: bigint, s: bigint, recid: 0 | 1): string | null {
