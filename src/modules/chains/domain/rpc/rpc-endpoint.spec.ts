@@ -23,106 +23,84 @@ describe('RpcEndpoint health figures', () => {
   });
 });
 
-describe('RpcEndpoint over a kept-alive connection the provider closes', () => {
-  /** A node whose connections serve `answered` requests each, then close on the next one without an answer. */
-  async function provider(answered: number): Promise<{ url: string; requests: () => number; close: () => Promise<void> }> {
-    let requests = 0;
-    const served = new WeakMap<Socket, number>();
-    const server: Server = createServer((req, res) => {
-      requests++;
-      const n = served.get(req.socket) ?? 0;
-      served.set(req.socket, n + 1);
-      req.resume();
-      req.on('end', () => {
-        if (n >= answered) return void req.socket.destroy();
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x1' }));
-      });
+/**
+ * A node that answers `0x1` when `answer(nth request on its connection, nth request overall)`
+ * says so and otherwise closes the connection without an answer; it records each request.
+ */
+async function node(answer: (onConnection: number, overall: number) => boolean) {
+  const seen: Array<{ url?: string; auth?: string }> = [];
+  const served = new WeakMap<Socket, number>();
+  const server: Server = createServer((req, res) => {
+    const onConnection = served.get(req.socket) ?? 0;
+    served.set(req.socket, onConnection + 1);
+    const overall = seen.length;
+    seen.push({ url: req.url, auth: req.headers.authorization });
+    req.resume();
+    req.on('end', () => {
+      if (!answer(onConnection, overall)) return void req.socket.destroy();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x1' }));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    return {
-      url,
-      requests: () => requests,
-      close: () => {
-        server.closeAllConnections();
-        return new Promise<void>((resolve) => server.close(() => resolve()));
-      },
-    };
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    seen,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe('RpcEndpoint over a kept-alive connection the provider closes', () => {
+  async function withNode(answer: (onConnection: number, overall: number) => boolean, body: (e: RpcEndpoint, seen: unknown[]) => Promise<void>) {
+    const n = await node(answer);
+    const url = `http://127.0.0.1:${n.port}`;
+    try {
+      await body(new RpcEndpoint({ url, weight: 1 }, url), n.seen);
+    } finally {
+      await n.close();
+    }
   }
 
-  it('sends the call again on a new connection when the reused one is reset before any answer', async () => {
-    const node = await provider(1);
-    try {
-      const e = new RpcEndpoint({ url: node.url, weight: 1 }, node.url);
+  it('sends the call again on a new connection when the reused one is reset before any answer', () =>
+    // Each connection answers its first request only.
+    withNode((onConnection) => onConnection === 0, async (e, seen) => {
       await expect(e.call('eth_blockNumber', [], 2_000)).resolves.toEqual({ result: '0x1' });
       // The second call goes out on the kept-alive connection, which the node closes: answered on a new one.
       await expect(e.call('eth_blockNumber', [], 2_000)).resolves.toEqual({ result: '0x1' });
-      expect(node.requests()).toBe(3);
-    } finally {
-      await node.close();
-    }
-  });
+      expect(seen).toHaveLength(3);
+    }));
 
-  it('a reset on a new connection is a failure, not sent again', async () => {
-    const node = await provider(0);
-    try {
-      const e = new RpcEndpoint({ url: node.url, weight: 1 }, node.url);
+  it('a reset on a new connection is a failure, not sent again', () =>
+    withNode(() => false, async (e, seen) => {
       await expect(e.call('eth_blockNumber', [], 2_000)).rejects.toMatchObject({ reason: 'connection reset' });
-      expect(node.requests()).toBe(1);
-    } finally {
-      await node.close();
-    }
-  });
+      expect(seen).toHaveLength(1);
+    }));
 
-  it('sends again once only: a reset of the second attempt fails the call', async () => {
-    let answered = false;
-    let requests = 0;
-    const server: Server = createServer((req, res) => {
-      requests++;
-      req.resume();
-      req.on('end', () => {
-        if (answered) return void req.socket.destroy();
-        answered = true;
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x1' }));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    try {
-      const e = new RpcEndpoint({ url, weight: 1 }, url);
+  it('sends again once only: a reset of the second attempt fails the call', () =>
+    // Only the very first request is answered.
+    withNode((_, overall) => overall === 0, async (e, seen) => {
       await e.call('eth_blockNumber', [], 2_000);
       await expect(e.call('eth_blockNumber', [], 2_000)).rejects.toMatchObject({ reason: 'connection reset' });
-      expect(requests).toBe(3);
-    } finally {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
-  });
+      expect(seen).toHaveLength(3);
+    }));
 });
 
 describe('RpcEndpoint request target', () => {
   it('posts to the URL path and query, with its credentials as basic auth', async () => {
-    const seen: Array<{ url?: string; auth?: string }> = [];
-    const server: Server = createServer((req, res) => {
-      seen.push({ url: req.url, auth: req.headers.authorization });
-      req.resume();
-      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x2' })));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as AddressInfo).port;
+    const n = await node(() => true);
     try {
-      const url = `http://us%40er:p%3Ass@127.0.0.1:${port}/v3/key-123?tier=b`;
-      const e = new RpcEndpoint({ url, weight: 1 }, 'redacted');
-      await expect(e.call('eth_chainId', [], 2_000)).resolves.toEqual({ result: '0x2' });
-      await expect(e.call('eth_chainId', [], 2_000)).resolves.toEqual({ result: '0x2' });
+      const e = new RpcEndpoint({ url: `http://us%40er:p%3Ass@127.0.0.1:${n.port}/v3/key-123?tier=b`, weight: 1 }, 'redacted');
+      await expect(e.call('eth_chainId', [], 2_000)).resolves.toEqual({ result: '0x1' });
+      await expect(e.call('eth_chainId', [], 2_000)).resolves.toEqual({ result: '0x1' });
       const basic = `Basic ${Buffer.from('us@er:p:ss').toString('base64')}`;
-      expect(seen).toEqual([
+      expect(n.seen).toEqual([
         { url: '/v3/key-123?tier=b', auth: basic },
         { url: '/v3/key-123?tier=b', auth: basic },
       ]);
     } finally {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await n.close();
     }
   });
 });
