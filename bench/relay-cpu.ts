@@ -70,11 +70,14 @@ export interface CpuReading {
   benchMs: number;
   /** The PostgreSQL server, less the bench's own connection; undefined when /proc cannot tell. */
   postgresMs?: number;
+  /** The chain's node (anvil); undefined when the bench did not start it. */
+  nodeMs?: number;
 }
 
 /** Starts a reading; the returned function gives the CPU used since. */
-export async function cpuPhase(relayPids: number[], db: Client): Promise<() => Promise<CpuReading>> {
+export async function cpuPhase(relayPids: number[], db: Client, nodePids: number[] = []): Promise<() => Promise<CpuReading>> {
   const relayBefore = relayPids.map(processCpuMs);
+  const nodeBefore = nodePids.map(processCpuMs);
   const benchBefore = selfCpuMs();
   const pgBefore = await serverCpu(db);
   return async () => {
@@ -82,6 +85,7 @@ export async function cpuPhase(relayPids: number[], db: Client): Promise<() => P
     const relayMs = relayPids.length === 0 ? undefined : relayPids.reduce((sum, pid, i) => sum + ((processCpuMs(pid) ?? NaN) - (relayBefore[i] ?? NaN)), 0);
     const pgAfter = pgBefore && (await serverCpu(db));
     const postgresMs = pgBefore && pgAfter ? pgAfter.totalMs - pgBefore.totalMs - (pgAfter.ownMs - pgBefore.ownMs) : undefined;
-    return { relayMs, benchMs, postgresMs };
+    const nodeMs = nodePids.length === 0 ? undefined : nodePids.reduce((sum, pid, i) => sum + ((processCpuMs(pid) ?? NaN) - (nodeBefore[i] ?? NaN)), 0);
+    return { relayMs, benchMs, postgresMs, nodeMs };
   };
 }

@@ -651,10 +651,18 @@ interface CpuPerTx {
   relayIncludesClient: boolean;
   bench: number;
   postgres?: number;
+  /** The chain's node (anvil), when the bench started it. */
+  node?: number;
 }
 const cpuPerTx = (r: CpuReading, txs: number): CpuPerTx => {
   const per = (ms: number) => ms / Math.max(txs, 1);
-  return { relay: per(r.relayMs ?? r.benchMs), relayIncludesClient: r.relayMs === undefined, bench: per(r.benchMs), ...(r.postgresMs === undefined ? {} : { postgres: per(r.postgresMs) }) };
+  return {
+    relay: per(r.relayMs ?? r.benchMs),
+    relayIncludesClient: r.relayMs === undefined,
+    bench: per(r.benchMs),
+    ...(r.postgresMs === undefined ? {} : { postgres: per(r.postgresMs) }),
+    ...(r.nodeMs === undefined ? {} : { node: per(r.nodeMs) }),
+  };
 };
 const cpuText = (c: CpuPerTx) =>
   `CPU per tx: relay ${c.relay.toFixed(2)} ms${c.relayIncludesClient ? ' (app + bench client, one process)' : ''}, PostgreSQL ${c.postgres === undefined ? 'n/a' : `${c.postgres.toFixed(2)} ms`}`;
@@ -676,6 +684,8 @@ interface Results {
     relayCpu: CpuPerTx;
     /** CPU ms per transaction of this process while only the direct client ran. */
     directCpuMsPerTx: number;
+    /** anvil's CPU per transaction while only the direct client runs (both halves). */
+    directNodeCpuMsPerTx: number;
     costs?: Costs;
   };
   blocks: BlocksResults;
@@ -756,16 +766,18 @@ async function phaseSubmit(stack: Stack, problems: string[]): Promise<Results['s
 async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string[]): Promise<Results['e2e']> {
   const n = SETTINGS.n;
   const halves = [Math.ceil(n / 2), Math.floor(n / 2)];
-  const direct = { ok: 0, elapsedMs: 0, blocks: 0, cpuMs: 0 };
+  const direct = { ok: 0, elapsedMs: 0, blocks: 0, cpuMs: 0, nodeCpuMs: 0 };
   const directBefore = new Map(directCalls);
   const directHalf = async (count: number, which: string) => {
     if (count === 0) return;
     log(`phase 2: ${count} mint calls direct, ${which} half (ethers, ${wallets.length} wallets, concurrency ${SETTINGS.concurrency})`);
     const cpu = cpuMeter();
-    const phaseCpu = await cpuPhase([], stack.db);
+    const phaseCpu = await cpuPhase([], stack.db, stack.devnet.pids);
     const firstBlock = await stack.provider.getBlockNumber();
     const run = await directThroughput(stack, wallets, count);
-    direct.cpuMs += (await phaseCpu()).benchMs;
+    const used = await phaseCpu();
+    direct.cpuMs += used.benchMs;
+    direct.nodeCpuMs += used.nodeMs ?? NaN;
     const blocks = (await stack.provider.getBlockNumber()) - firstBlock;
     if (run.errors.length > 0) problems.push(`phase 2 direct baseline (${which} half): ${run.errors.length - (run.ok < count ? 1 : 0)} errors, first: ${run.errors[0]}${run.ok < count ? `; ${run.errors.at(-1)}` : ''}`);
     log(`  direct: ${run.ok}/${count} mined in ${run.elapsedMs.toFixed(0)} ms (${((run.ok / run.elapsedMs) * 1000).toFixed(1)} tx/s, ${cpu()}) in ${blocks} blocks`);
@@ -786,7 +798,7 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
     ? await costMeter({ db: stack.db, redisUrl: SETTINGS.redisUrl, clusterNodes: process.env.QUEUE_REDIS_CLUSTER_NODES })
     : undefined;
   const cpu = cpuMeter();
-  const phaseCpu = await cpuPhase(relayPids(stack), stack.db);
+  const phaseCpu = await cpuPhase(relayPids(stack), stack.db, stack.devnet.pids);
   const started = now();
   const deadline = started + SETTINGS.phaseTimeoutMs;
   let doneAt = 0;
@@ -845,7 +857,7 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
     log(`  costs per tx: Redis commands ${c.redisCommandsPerTx.queues.toFixed(1)} on the queue cluster (${c.redisCommandsPerTx.queuesTop}), Lua-called commands included`);
   }
   log(`  relay: ${last.executed}/${n} executed in ${relayMs.toFixed(0)} ms (${relayTps.toFixed(1)} tx/s; submissions took ${submitMs.toFixed(0)} ms, ${relayCpu})`);
-  log(`  relay: ${cpuText(relayCpuPer)}; the bench process ${relayCpuPer.bench.toFixed(2)} ms`);
+  log(`  relay: ${cpuText(relayCpuPer)}; the bench process ${relayCpuPer.bench.toFixed(2)} ms; anvil ${relayCpuPer.node?.toFixed(2) ?? 'n/a'} ms`);
   const relayBlocks = (await stack.provider.getBlockNumber()) - relayFirstBlock;
   log(`  relay: mined in ${relayBlocks} blocks (${(last.executed / Math.max(relayBlocks, 1)).toFixed(2)} tx per block)`);
   log(`  relay node calls per tx ${relayRpc.total.toFixed(2)}: ${relayRpc.text}`);
@@ -854,7 +866,8 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
   const directTps = (direct.ok / direct.elapsedMs) * 1000;
   const directRpc = perTx(directBefore, directCalls, direct.ok);
   const directCpuMsPerTx = direct.cpuMs / Math.max(direct.ok, 1);
-  log(`  direct, both halves: CPU per tx ${directCpuMsPerTx.toFixed(2)} ms (this process: ethers signing, sending, receipt polls)`);
+  const directNodeCpuMsPerTx = direct.nodeCpuMs / Math.max(direct.ok, 1);
+  log(`  direct, both halves: CPU per tx ${directCpuMsPerTx.toFixed(2)} ms (this process: ethers signing, sending, receipt polls); anvil ${directNodeCpuMsPerTx.toFixed(2)} ms`);
   log(`  direct, both halves: ${direct.ok}/${n} mined in ${direct.elapsedMs.toFixed(0)} ms (${directTps.toFixed(1)} tx/s) in ${direct.blocks} blocks (${(direct.ok / Math.max(direct.blocks, 1)).toFixed(2)} tx per block); node calls per tx ${directRpc.total.toFixed(2)}: ${directRpc.text}`);
   return {
     n,
@@ -869,6 +882,7 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
     directRpc,
     relayCpu: relayCpuPer,
     directCpuMsPerTx,
+    directNodeCpuMsPerTx,
     ...(costsPerTx ? { costs: costsPerTx } : {}),
   };
 }
@@ -948,6 +962,7 @@ function report(results: Partial<Results>, problems: string[], appProblems: AppP
     rows.push(['relay CPU ms/tx, phase 2 (end to end)', f(e2e.relayCpu.relay, 2), `${cpuNote(e2e.relayCpu)}; target ≤ ${TARGETS.relayCpuMsPerTx}: ${met(e2e.relayCpu.relay <= TARGETS.relayCpuMsPerTx)}`]);
     rows.push(['direct client CPU ms/tx, phase 2', f(e2e.directCpuMsPerTx, 2), 'the bench process while only the direct client runs']);
     rows.push(['PostgreSQL CPU ms/tx, phase 2 (relay)', f(e2e.relayCpu.postgres, 2), 'the PostgreSQL server, ended backends included, the bench\'s own connection excluded']);
+    rows.push(['anvil CPU ms/tx, phase 2 relay / direct', `${f(e2e.relayCpu.node, 2)} / ${f(e2e.directNodeCpuMsPerTx, 2)}`, 'the chain node, on the same 2 cores: what each side\'s node calls cost it']);
   }
   if (sync) {
     rows.push([`submit-tx-sync latency p50 / p99 (M=${sync.m})`, `${f(sync.relayP50)} / ${f(sync.relayP99)} ms`, '']);
@@ -989,6 +1004,7 @@ function report(results: Partial<Results>, problems: string[], appProblems: AppP
     relayCpuIncludesClient: e2e?.relayCpu.relayIncludesClient ?? SETTINGS.app === 'inline',
     directCpuMsPerTx: round(e2e?.directCpuMsPerTx ?? NaN, 2),
     postgresCpuMsPerTx: round(e2e?.relayCpu.postgres ?? NaN, 2),
+    nodeCpuMsPerTx: { relay: round(e2e?.relayCpu.node ?? NaN, 2), direct: round(e2e?.directNodeCpuMsPerTx ?? NaN, 2) },
     submitCpuMsPerTx: round(submit?.cpu.relay ?? NaN, 2),
     app: SETTINGS.app,
     workers: SETTINGS.workers,

@@ -42,6 +42,8 @@ export interface Devnet {
   chains: DevnetChain[];
   /** Wall time of each phase, for logs and the self-test. */
   timingsMs: { anvil: number; compile: number; deploy: number };
+  /** The anvils this call started (not reused ones), for readings of their CPU. */
+  pids: number[];
   /** Stops the anvils this call started (reused ones are left running). */
   stop(): Promise<void>;
 }
@@ -93,7 +95,7 @@ export async function bringUpDevnet(opts: BringUpDevnetOptions): Promise<Devnet>
     );
     timingsMs.deploy = performance.now() - t;
     writeJsonAtomic(devnetChainsFile(stateDir), { chains });
-    return { chains, timingsMs, stop };
+    return { chains, timingsMs, pids: anvils.flatMap((a) => (a.pid === undefined ? [] : [a.pid])), stop };
   } catch (err) {
     await stop();
     throw err;
