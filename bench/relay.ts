@@ -475,6 +475,32 @@ async function appRpcCalls(api: Api): Promise<Map<string, number>> {
   return counts;
 }
 
+/** relay_stage_duration_seconds sum and count by stage (the app's pipeline stages). */
+async function appStages(api: Api): Promise<Map<string, { sum: number; count: number }>> {
+  const res = await fetch(`${api.baseUrl}/metrics`, { signal: AbortSignal.timeout(SETTINGS.httpTimeoutMs) });
+  const stages = new Map<string, { sum: number; count: number }>();
+  for (const line of (await res.text()).split('\n')) {
+    const m = /^relay_stage_duration_seconds_(sum|count)\{([^}]*)\} (\S+)$/.exec(line);
+    if (!m) continue;
+    const stage = /stage="([^"]+)"/.exec(m[2])?.[1] ?? '?';
+    const seen = stages.get(stage) ?? { sum: 0, count: 0 };
+    seen[m[1] as 'sum' | 'count'] += Number(m[3]);
+    stages.set(stage, seen);
+  }
+  return stages;
+}
+
+/** Mean ms per stage between two readings: `queue_dwell 12.3 ms (2000), ...`. */
+function stageMeans(before: Map<string, { sum: number; count: number }>, after: Map<string, { sum: number; count: number }>): string {
+  const parts: string[] = [];
+  for (const [stage, a] of after) {
+    const b = before.get(stage) ?? { sum: 0, count: 0 };
+    const n = a.count - b.count;
+    if (n > 0) parts.push(`${stage} ${(((a.sum - b.sum) / n) * 1000).toFixed(1)} ms (${n})`);
+  }
+  return parts.join(', ');
+}
+
 /** Calls per transaction by method between two readings, largest first: `eth_call 1.00, ...`. */
 function perTx(before: Map<string, number>, after: Map<string, number>, txs: number): { total: number; text: string } {
   const rows = [...after].map(([method, n]) => [method, n - (before.get(method) ?? 0)] as const).filter(([, n]) => n > 0);
@@ -791,6 +817,7 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
   const ids: string[] = [];
   let submitting = true;
   const relayBefore = await appRpcCalls(stack.api);
+  const stagesBefore = await appStages(stack.api);
   const relayFirstBlock = await stack.provider.getBlockNumber();
   const stopProfile = await startProfile(SETTINGS.profile);
   if (SETTINGS.costs) countPgStatements(stack.db);
@@ -861,6 +888,7 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
   const relayBlocks = (await stack.provider.getBlockNumber()) - relayFirstBlock;
   log(`  relay: mined in ${relayBlocks} blocks (${(last.executed / Math.max(relayBlocks, 1)).toFixed(2)} tx per block)`);
   log(`  relay node calls per tx ${relayRpc.total.toFixed(2)}: ${relayRpc.text}`);
+  log(`  relay pipeline stages, mean: ${stageMeans(stagesBefore, await appStages(stack.api))}`);
 
   await directHalf(halves[1], 'second');
   const directTps = (direct.ok / direct.elapsedMs) * 1000;
