@@ -51,8 +51,13 @@ export class KeySlots implements OnModuleDestroy {
   private sweeping = false;
   private renewer?: NodeJS.Timeout;
   private poller?: NodeJS.Timeout;
-  private waking: Promise<void> | null = null;
+  private waking: Promise<void> = Promise.resolve();
+  private wakeRunning = false;
   private wakeAgain = false;
+  /** Slots this process released since the last wake pass began: what that pass can hand out, at most. */
+  private freed = 0;
+  /** The poller asked: slots may have freed elsewhere (another process, a lease run out), how many is unknown. */
+  private lookAll = false;
 
   constructor(
     private readonly config: AppConfig,
@@ -116,6 +121,7 @@ export class KeySlots implements OnModuleDestroy {
       // Its lease then runs out on its own.
       this.logger.warn(`in-flight slot release of ${txId}: ${(err as Error).message}`);
     }
+    this.freed++;
     void this.wake();
   }
 
@@ -223,34 +229,51 @@ export class KeySlots implements OnModuleDestroy {
    * First come, first served: each waiter in turn takes a slot if its pool has one. Once a pool
    * is found full, its other waiters are not tried again in this pass (with every key full, a
    * release used to cost a look at every key for every waiting send).
+   *
+   * A pass woken by this process's releases hands out at most as many slots as were released:
+   * once they are taken it stops, instead of asking the ledger once more only to learn the pool
+   * is full again (under load every release cost a second, futile take: a Lua call over every
+   * key of the pool). Slots freed elsewhere are found by the poller's passes, which look at every
+   * pool as before.
    */
   private wake(): Promise<void> {
-    if (this.waking) {
+    if (this.wakeRunning) {
       this.wakeAgain = true;
       return this.waking;
     }
+    this.wakeRunning = true;
     this.waking = (async () => {
-      do {
-        this.wakeAgain = false;
-        await this.wakePass();
-      } while (this.wakeAgain);
-    })()
-      .catch((err: Error) => this.logger.warn(`waking sends waiting for a slot: ${err.message}`))
-      .finally(() => {
-        this.waking = null;
-      });
+      try {
+        do {
+          this.wakeAgain = false;
+          const budget = this.lookAll ? Infinity : this.freed;
+          this.lookAll = false;
+          this.freed = 0;
+          if (budget > 0) await this.wakePass(budget);
+        } while (this.wakeAgain);
+      } catch (err) {
+        this.logger.warn(`waking sends waiting for a slot: ${(err as Error).message}`);
+      } finally {
+        // In the same turn as the loop's last check: a release from here on starts a new loop
+        // (cleared a few microtasks later, a release in between was left to the poller).
+        this.wakeRunning = false;
+      }
+    })();
     return this.waking;
   }
 
-  private async wakePass(): Promise<void> {
+  private async wakePass(budget: number): Promise<void> {
     const full = new Set<readonly string[]>();
+    let given = 0;
     for (const w of [...this.waiters]) {
+      if (given >= budget) return;
       if (w.done || full.has(w.keys)) continue;
       const index = await this.take(w.keys, w.txId);
       if (index < 0) {
         full.add(w.keys);
         continue;
       }
+      given++;
       this.waiters = this.waiters.filter((x) => x !== w);
       if (w.done) {
         // It gave up while its slot was being taken: the slot goes back.
@@ -271,6 +294,7 @@ export class KeySlots implements OnModuleDestroy {
         this.poller = undefined;
         return;
       }
+      this.lookAll = true;
       void this.wake();
     }, POLL_WAITERS_MS);
     this.poller.unref();

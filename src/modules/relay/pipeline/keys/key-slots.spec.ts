@@ -52,6 +52,7 @@ describe('KeySlots: the in-flight bound per relayer key', () => {
     const elsewhere = slots.acquire(1, [...other], 'f', 5_000);
     await settle();
     expect(slots.waiting()).toBe(3);
+    const started = Date.now();
     slots.release('c');
     expect((await elsewhere)?.address).toBe('0xCCC');
     expect(slots.waiting()).toBe(2);
@@ -59,6 +60,44 @@ describe('KeySlots: the in-flight bound per relayer key', () => {
     expect((await full1)?.address).toBe('0xAAA');
     slots.release('b');
     expect((await full2)?.address).toBe('0xBBB');
+    // Each release woke its waiter at once: none was left for the poller (POLL_WAITERS_MS), as a
+    // release that came while the previous wake was ending once was.
+    expect(Date.now() - started).toBeLessThan(50);
+  });
+
+  it('a release hands its slot to the first waiter with one ledger call, not a second one that finds the pool full', async () => {
+    const ledger = new LocalSlotLedger();
+    const take = jest.spyOn(ledger, 'take');
+    slots = new KeySlots({ RELAY_MAX_IN_FLIGHT_PER_KEY: 1 } as AppConfig, { stillSent: async () => new Set<string>() } as unknown as RelayTransactionStore, ledger);
+    await slots.acquire(1, keys, 'a', 0);
+    await slots.acquire(1, keys, 'b', 0);
+    const first = slots.acquire(1, keys, 'c', 5_000);
+    const second = slots.acquire(1, keys, 'd', 5_000);
+    await settle();
+    take.mockClear();
+    slots.release('a');
+    expect((await first)?.address).toBe('0xAAA');
+    await settle();
+    expect(take).toHaveBeenCalledTimes(1);
+    // The next release: the waiter left gets it, again with one call.
+    slots.release('b');
+    expect((await second)?.address).toBe('0xBBB');
+    await settle();
+    expect(take).toHaveBeenCalledTimes(2);
+  });
+
+  it('a slot freed in another process (the shared ledger) reaches a waiter at the next poll', async () => {
+    const ledger = new LocalSlotLedger();
+    slots = new KeySlots({ RELAY_MAX_IN_FLIGHT_PER_KEY: 1 } as AppConfig, { stillSent: async () => new Set<string>() } as unknown as RelayTransactionStore, ledger);
+    await slots.acquire(1, keys, 'a', 0);
+    await slots.acquire(1, keys, 'b', 0);
+    const waiting = slots.acquire(1, keys, 'c', 5_000);
+    await settle();
+    // Released straight in the ledger, as another process's release would be: no local wake.
+    await ledger.release('b');
+    const started = Date.now();
+    expect((await waiting)?.address).toBe('0xBBB');
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it('gives up after the wait with null, and release is idempotent', async () => {
