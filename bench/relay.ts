@@ -15,7 +15,7 @@
  * (non-201 answers, transactions that fail or stay PENDING, timeouts).
  *
  * Settings (environment, defaults in brackets):
- *   BENCH_SUBMIT_N [500], BENCH_SUBMIT_WARMUP [100], BENCH_N [2000], BENCH_SYNC_M [200], BENCH_CONCURRENCY [32],
+ *   BENCH_SUBMIT_N [500], BENCH_SUBMIT_WARMUP [2000], BENCH_N [2000], BENCH_SYNC_M [200], BENCH_CONCURRENCY [32],
  *   BENCH_WALLETS [8] (direct baseline), BENCH_ACCOUNTS [1] (relay accounts the submissions rotate over),
  *   BENCH_APP [process]: where the app runs. `process`: a child process of its own (src/main.ts), so the relay's
  *   CPU is read from /proc apart from the bench's HTTP client; `inline`: in this process (the default
@@ -80,8 +80,14 @@ const STATE_DIR = join(ROOT, '.local', 'bench');
 const CHAIN_ID = 31337;
 const SETTINGS = {
   submitN: int('BENCH_SUBMIT_N', 500),
-  /** BENCH_SUBMIT_WARMUP [100]: submissions before phase 1's measured ones, drained first (the app's first requests pay its JIT and connections). */
-  submitWarmup: int('BENCH_SUBMIT_WARMUP', 100),
+  /**
+   * BENCH_SUBMIT_WARMUP [2000]: transactions relayed end to end before phase 1's measured ones
+   * (drained first), so phases 1 and 2 measure the steady state: the app's first requests pay
+   * its connections, and V8 keeps compiling the relay's hot paths for its first two thousand or
+   * so transactions (after 600, TurboFan still took 13 % of the app's CPU in phase 2;
+   * docs/benchmarks.md, "JIT warm-up").
+   */
+  submitWarmup: int('BENCH_SUBMIT_WARMUP', 2000),
   n: int('BENCH_N', 2000),
   syncM: int('BENCH_SYNC_M', 200),
   concurrency: Math.max(1, int('BENCH_CONCURRENCY', 32)),
@@ -738,9 +744,11 @@ async function getCost(stack: Stack, label: string, path: string): Promise<void>
 async function phaseSubmit(stack: Stack, problems: string[]): Promise<Results['submit']> {
   log(`phase 1: ${SETTINGS.submitN} × POST /api/submit-tx, concurrency ${SETTINGS.concurrency}, after ${SETTINGS.submitWarmup} warm-up`);
   if (SETTINGS.submitWarmup > 0) {
+    const warmStart = now();
     const warm = await submitMany(stack, SETTINGS.submitWarmup, now() + SETTINGS.phaseTimeoutMs);
     if (warm.errors.length > 0) problems.push(`phase 1 warm-up: ${warm.errors.length} of ${SETTINGS.submitWarmup} not accepted, first: ${warm.errors[0]}`);
     if (!SETTINGS.intakeOnly) await waitTerminal(stack.db, warm.txIds, now() + SETTINGS.phaseTimeoutMs);
+    log(`  warm-up: ${warm.txIds.length} ${SETTINGS.intakeOnly ? 'accepted' : 'relayed end to end'} in ${((now() - warmStart) / 1000).toFixed(1)} s`);
   }
   const stopProfile = await startProfile(SETTINGS.submitProfile);
   if (SETTINGS.costs) countPgStatements(stack.db);
