@@ -30,6 +30,7 @@
  *   BENCH_BLOCK_SECONDS=0), BENCH_PROFILE_SUBMIT=<file> (a V8 CPU profile of phase 1),
  *   BENCH_PROFILE=<file> (a V8 CPU profile of this process during the relay half of phase 2, for
  *   Chrome DevTools or speedscope).
+ *   BENCH_RPC_MAX_BATCH [20] (the anvil provider's `maxBatch`; 1 sends single calls only),
  *   BENCH_COSTS=1 (phase 2 also prints the relay's CPU, PostgreSQL statements, Redis commands and node calls per
  *   transaction, bench/relay-costs.ts; give it a Redis of its own, and QUEUE_REDIS_CLUSTER_NODES to put the queues on a cluster).
  *   BENCH_BLOCK_SECONDS [1] (phase 4's block time; 0 skips it), BENCH_BLOCK_PACED_N [200], BENCH_BLOCK_RATE [20] (paced
@@ -114,6 +115,8 @@ const SETTINGS = {
   /** BENCH_PROFILE_SUBMIT=<file>: a V8 CPU profile of phase 1 (submissions only). */
   submitProfile: process.env.BENCH_PROFILE_SUBMIT,
   costs: process.env.BENCH_COSTS === '1',
+  /** BENCH_RPC_MAX_BATCH [20]: the bench's anvil as a provider taking JSON-RPC batches of up to this many calls (1: single calls only). */
+  rpcMaxBatch: int('BENCH_RPC_MAX_BATCH', 20),
   blockSeconds: int('BENCH_BLOCK_SECONDS', 1),
   blockPacedN: int('BENCH_BLOCK_PACED_N', 200),
   blockRate: Math.max(1, int('BENCH_BLOCK_RATE', 20)),
@@ -290,7 +293,7 @@ async function bringUp(stackRef: { stack?: Partial<Stack> }): Promise<Stack> {
   const usdc = chain.tokens.find((t) => t.symbol === 'USDC')?.address;
   if (!usdc) throw new BenchError('the devnet has no USDC token');
   const chainsFile = join(STATE_DIR, 'chains.json');
-  writeFileSync(chainsFile, JSON.stringify(chainsFileFor(devnet.chains), null, 2));
+  writeFileSync(chainsFile, JSON.stringify(withBatches(chainsFileFor(devnet.chains), SETTINGS.rpcMaxBatch), null, 2));
   log(`chain ready (${(now() - t0).toFixed(0)} ms)`);
 
   await recreateDatabase(SETTINGS.databaseUrl).catch((err: Error) => {
@@ -361,7 +364,9 @@ async function bringUp(stackRef: { stack?: Partial<Stack> }): Promise<Stack> {
   const db = new Client({ connectionString: SETTINGS.databaseUrl });
   await db.connect();
   stackRef.stack.db = db;
-  const provider = new JsonRpcProvider(chain.rpcUrl, CHAIN_ID, { staticNetwork: true, batchMaxCount: 1 });
+  // The direct client batches as the relay does (BENCH_RPC_MAX_BATCH): ethers sends the calls of one
+  // turn (stall 0) together, so the node sees both sides' sends arrive the same way.
+  const provider = new JsonRpcProvider(chain.rpcUrl, CHAIN_ID, { staticNetwork: true, batchMaxCount: Math.max(1, SETTINGS.rpcMaxBatch), batchStallTime: 0 });
   stackRef.stack.provider = provider;
   const stack: Stack = { devnet, app, appProcess, logger, api, db, usdc, provider, workers: stackRef.stack.workers };
   stackRef.stack = stack;
@@ -479,6 +484,18 @@ async function appRpcCalls(api: Api): Promise<Map<string, number>> {
     counts.set(method, (counts.get(method) ?? 0) + Number(m[2]));
   }
   return counts;
+}
+
+/** The chains file with each chain's one URL as a provider taking batches of up to `maxBatch` calls (anvil takes any). */
+function withBatches(file: { chains: unknown[] }, maxBatch: number): { chains: unknown[] } {
+  if (maxBatch <= 1) return file;
+  return {
+    ...file,
+    chains: file.chains.map((c) => {
+      const { rpcUrl, ...rest } = c as { rpcUrl?: string };
+      return rpcUrl === undefined ? c : { ...rest, rpcUrls: [{ url: rpcUrl, maxBatch }] };
+    }),
+  };
 }
 
 /** relay_stage_duration_seconds sum and count by stage (the app's pipeline stages). */

@@ -315,7 +315,8 @@ export class RpcPool {
       return { kind: 'reply', reply, answer };
     } catch (err) {
       const failure = err instanceof TransportFailure ? err : new TransportFailure('provider error');
-      this.failed(e, failure.reason, failure.retryAfterMs);
+      // The failure itself goes along: the calls of one failed batch share it, and it counts once.
+      this.failed(e, failure.reason, failure.retryAfterMs, failure);
       this.opts.observe?.(e.label, method, failure.reason === 'http 429' ? 'rate_limited' : 'failed', seconds());
       return { kind: 'failed', reason: failure.reason };
     }
@@ -330,9 +331,9 @@ export class RpcPool {
     }
   }
 
-  private failed(e: RpcEndpoint, reason: string, retryAfterMs: number | null): void {
+  private failed(e: RpcEndpoint, reason: string, retryAfterMs: number | null, cause?: unknown): void {
     const was = e.healthy();
-    const backoff = e.failed(reason, retryAfterMs);
+    const backoff = e.failed(reason, retryAfterMs, Date.now(), cause);
     if (was) {
       this.logger.warn(`chain ${this.opts.chainId}: provider ${e.label} backed off ${backoff} ms: ${reason}`);
       this.opts.onHealth?.(e.label, false);
