@@ -92,6 +92,18 @@ describe('chain conditions: several providers in front of one chain', () => {
     expect(b.stats.flapped).toBeGreaterThan(0);
   }, 240_000);
 
+  it('providers taking JSON-RPC batches (maxBatch 10), one losing a fifth of its requests: 0 lost, 0 doubled, 0 stuck, 0 FAILED; requests carried several calls', async () => {
+    s = await startScenario({ name: 'providers-batches', chainId: 31444, basePort: CONDITIONS_PORT + 80, providers: [{}, { dropShare: 0.2, seed: 7 }], maxBatch: 10, confirmations: 2 });
+    await s.chain.intervalMining(1);
+    const batch = await s.submit(40);
+    await s.drain(batch, 90_000);
+    await expectClean(s, batch);
+    const [whole, lossy] = s.proxies;
+    // The calls of one turn went out together, and a lost batch (every call in it) was retried, not lost.
+    expect(whole.stats.batches + lossy.stats.batches).toBeGreaterThan(0);
+    expect(lossy.stats.dropped).toBeGreaterThan(0);
+  }, 240_000);
+
   it('every provider down for a while: the chain leaves supported-chains, accepted transactions wait (nothing FAILED), then all execute once', async () => {
     s = await startScenario({ name: 'providers-all-down', chainId: 31443, basePort: CONDITIONS_PORT + 45, providers: [{}, {}], confirmations: 2 });
     // Blocks held: the batch is accepted and sent, nothing mined yet.

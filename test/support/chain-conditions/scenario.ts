@@ -51,6 +51,8 @@ export interface ScenarioOptions {
   providers?: Array<Partial<ProxyOptions>>;
   /** Appended to each provider URL in the chains file (e.g. `/v3/${KEY}`: a key filled from the environment). */
   urlPath?: string;
+  /** With `providers`: each listed as `{url, maxBatch}`, a provider that takes JSON-RPC batches of that many calls. */
+  maxBatch?: number;
   /** The node behind the proxies: anvil (default) or hardhat's node. */
   node?: NodeKind;
   /** Confirmation depth of the scenario chain (chains file `confirmations`). */
@@ -116,7 +118,7 @@ export async function startScenario(opts: ScenarioOptions): Promise<Scenario> {
   const def = scenarioChainDef(opts.chainId, proxy.url, opts.confirmations ?? 0);
   if (opts.providers) {
     delete def.rpcUrl;
-    def.rpcUrls = proxies.map((p) => `${p.url}${opts.urlPath ?? ''}`);
+    def.rpcUrls = proxies.map((p) => (opts.maxBatch ? { url: `${p.url}${opts.urlPath ?? ''}`, maxBatch: opts.maxBatch } : `${p.url}${opts.urlPath ?? ''}`));
   }
   writeFileSync(chainsFile, JSON.stringify({ chains: [def] }, null, 2));
 
