@@ -5,7 +5,9 @@ import { redactUrl } from '../../../../common/evm/provider-url';
 import { RpcUnavailableError } from '../../../../common/evm/rpc-unavailable';
 import { RpcEndpointDef } from '../rpc-endpoints';
 import { tracedChild } from '../../../../common/trace/tracing';
-import { RpcEndpoint, RpcErrorBody, RpcReply, TransportFailure } from './rpc-endpoint';
+import { TransportFailure } from './http-transport';
+import type { RpcErrorBody, RpcReply } from './json-rpc';
+import { RpcEndpoint } from './rpc-endpoint';
 
 type Attempt = { kind: 'reply'; reply: RpcReply; answer?: NodeAnswer } | { kind: 'failed'; reason: string };
 
