@@ -74,6 +74,11 @@ export interface CpuReading {
   nodeMs?: number;
 }
 
+/** The CPU `pids` used since `before` (their readings then), summed; undefined without pids. */
+function cpuSince(pids: number[], before: Array<number | undefined>): number | undefined {
+  return pids.length === 0 ? undefined : pids.reduce((sum, pid, i) => sum + ((processCpuMs(pid) ?? NaN) - (before[i] ?? NaN)), 0);
+}
+
 /** Starts a reading; the returned function gives the CPU used since. */
 export async function cpuPhase(relayPids: number[], db: Client, nodePids: number[] = []): Promise<() => Promise<CpuReading>> {
   const relayBefore = relayPids.map(processCpuMs);
@@ -82,10 +87,10 @@ export async function cpuPhase(relayPids: number[], db: Client, nodePids: number
   const pgBefore = await serverCpu(db);
   return async () => {
     const benchMs = selfCpuMs() - benchBefore;
-    const relayMs = relayPids.length === 0 ? undefined : relayPids.reduce((sum, pid, i) => sum + ((processCpuMs(pid) ?? NaN) - (relayBefore[i] ?? NaN)), 0);
+    const relayMs = cpuSince(relayPids, relayBefore);
     const pgAfter = pgBefore && (await serverCpu(db));
     const postgresMs = pgBefore && pgAfter ? pgAfter.totalMs - pgBefore.totalMs - (pgAfter.ownMs - pgBefore.ownMs) : undefined;
-    const nodeMs = nodePids.length === 0 ? undefined : nodePids.reduce((sum, pid, i) => sum + ((processCpuMs(pid) ?? NaN) - (nodeBefore[i] ?? NaN)), 0);
+    const nodeMs = cpuSince(nodePids, nodeBefore);
     return { relayMs, benchMs, postgresMs, nodeMs };
   };
 }

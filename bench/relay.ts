@@ -473,11 +473,16 @@ async function startProfile(file: string | undefined): Promise<() => Promise<voi
 
 // ---------------------------------------------------------------- node calls
 
-/** The app's JSON-RPC calls so far, by method (from its own /metrics). */
-async function appRpcCalls(api: Api): Promise<Map<string, number>> {
+/** The app's own /metrics, read once for every figure taken from it at one moment. */
+async function appMetrics(api: Api): Promise<string[]> {
   const res = await fetch(`${api.baseUrl}/metrics`, { signal: AbortSignal.timeout(SETTINGS.httpTimeoutMs) });
+  return (await res.text()).split('\n');
+}
+
+/** The app's JSON-RPC calls so far, by method. */
+function appRpcCalls(metrics: string[]): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const line of (await res.text()).split('\n')) {
+  for (const line of metrics) {
     const m = /^chain_rpc_requests_total\{([^}]*)\} (\S+)$/.exec(line);
     if (!m) continue;
     const method = /method="([^"]+)"/.exec(m[1])?.[1] ?? '?';
@@ -499,10 +504,9 @@ function withBatches(file: { chains: unknown[] }, maxBatch: number): { chains: u
 }
 
 /** relay_stage_duration_seconds sum and count by stage (the app's pipeline stages). */
-async function appStages(api: Api): Promise<Map<string, { sum: number; count: number }>> {
-  const res = await fetch(`${api.baseUrl}/metrics`, { signal: AbortSignal.timeout(SETTINGS.httpTimeoutMs) });
+function appStages(metrics: string[]): Map<string, { sum: number; count: number }> {
   const stages = new Map<string, { sum: number; count: number }>();
-  for (const line of (await res.text()).split('\n')) {
+  for (const line of metrics) {
     const m = /^relay_stage_duration_seconds_(sum|count)\{([^}]*)\} (\S+)$/.exec(line);
     if (!m) continue;
     const stage = /stage="([^"]+)"/.exec(m[2])?.[1] ?? '?';
@@ -845,8 +849,9 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
   log(`phase 2: ${n} mint calls through the relay (submit-tx, concurrency ${SETTINGS.concurrency}, until EXECUTED)`);
   const ids: string[] = [];
   let submitting = true;
-  const relayBefore = await appRpcCalls(stack.api);
-  const stagesBefore = await appStages(stack.api);
+  const metricsBefore = await appMetrics(stack.api);
+  const relayBefore = appRpcCalls(metricsBefore);
+  const stagesBefore = appStages(metricsBefore);
   const relayFirstBlock = await stack.provider.getBlockNumber();
   const stopProfile = await startProfile(SETTINGS.profile);
   if (SETTINGS.costs) countPgStatements(stack.db);
@@ -904,7 +909,8 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
   const relayCpu = cpu();
   const relayCpuPer = cpuPerTx(await phaseCpu(), last.executed);
   await stopProfile();
-  const relayRpc = perTx(relayBefore, await appRpcCalls(stack.api), last.executed);
+  const metricsAfter = await appMetrics(stack.api);
+  const relayRpc = perTx(relayBefore, appRpcCalls(metricsAfter), last.executed);
   const costsPerTx = await costs?.(last.executed);
   if (costsPerTx) {
     const c = costsPerTx;
@@ -917,7 +923,7 @@ async function phaseThroughput(stack: Stack, wallets: Wallet[], problems: string
   const relayBlocks = (await stack.provider.getBlockNumber()) - relayFirstBlock;
   log(`  relay: mined in ${relayBlocks} blocks (${(last.executed / Math.max(relayBlocks, 1)).toFixed(2)} tx per block)`);
   log(`  relay node calls per tx ${relayRpc.total.toFixed(2)}: ${relayRpc.text}`);
-  log(`  relay pipeline stages, mean: ${stageMeans(stagesBefore, await appStages(stack.api))}`);
+  log(`  relay pipeline stages, mean: ${stageMeans(stagesBefore, appStages(metricsAfter))}`);
 
   await directHalf(halves[1], 'second');
   const directTps = (direct.ok / direct.elapsedMs) * 1000;

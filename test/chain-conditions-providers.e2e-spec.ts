@@ -92,7 +92,7 @@ describe('chain conditions: several providers in front of one chain', () => {
     expect(b.stats.flapped).toBeGreaterThan(0);
   }, 240_000);
 
-  it('providers taking JSON-RPC batches (maxBatch 10), one losing a fifth of its requests: 0 lost, 0 doubled, 0 stuck, 0 FAILED; requests carried several calls', async () => {
+  it('providers taking JSON-RPC batches (maxBatch 10), one losing a fifth of its requests: 0 lost, 0 doubled, 0 stuck, 0 FAILED; calls went out in batches', async () => {
     s = await startScenario({ name: 'providers-batches', chainId: 31444, basePort: CONDITIONS_PORT + 80, providers: [{}, { dropShare: 0.2, seed: 7 }], maxBatch: 10, confirmations: 2 });
     await s.chain.intervalMining(1);
     const batch = await s.submit(40);

@@ -67,9 +67,8 @@ export interface ProxyStats {
   rateLimited: number;
   /** Requests failed by the flapping schedule. */
   flapped: number;
-  /** Requests that were JSON-RPC batches (an array of calls), and the calls they carried. */
+  /** Requests that were JSON-RPC batches (an array of calls). */
   batches: number;
-  batchedCalls: number;
 }
 
 export interface RpcProxy {
@@ -133,7 +132,7 @@ class Dropped extends Error {}
 export async function startRpcProxy(upstream: string, port: number, options: Partial<ProxyOptions> = {}): Promise<RpcProxy> {
   let opts: ProxyOptions = { ...DEFAULTS, ...options };
   let random = seededRandom(opts.seed);
-  const stats: ProxyStats = { calls: 0, errored: 0, dropped: 0, stalled: 0, refusedPendingCap: 0, refusedUnderBaseFee: 0, hiddenReceipts: 0, sends: 0, methods: {}, getLogs: [], cut: 0, rateLimited: 0, flapped: 0, batches: 0, batchedCalls: 0 };
+  const stats: ProxyStats = { calls: 0, errored: 0, dropped: 0, stalled: 0, refusedPendingCap: 0, refusedUnderBaseFee: 0, hiddenReceipts: 0, sends: 0, methods: {}, getLogs: [], cut: 0, rateLimited: 0, flapped: 0, batches: 0 };
   const startedAt = Date.now();
   /** Arrival times of the last second's requests (the rate limit's window). */
   const recent: number[] = [];
@@ -315,10 +314,7 @@ export async function startRpcProxy(upstream: string, port: number, options: Par
           res.writeHead(400).end();
           return;
         }
-        if (Array.isArray(body)) {
-          stats.batches++;
-          stats.batchedCalls += body.length;
-        }
+        if (Array.isArray(body)) stats.batches++;
         try {
           const answer = Array.isArray(body) ? await Promise.all(body.map(handleOne)) : await handleOne(body);
           res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
