@@ -118,6 +118,9 @@ describe('time partitions', () => {
     expect(await months('ledger_entries')).toContain(ahead);
     expect(await maintenance.createAhead(now)).toEqual([]);
     expect(created.every((n) => /_p\d{6}$/.test(n))).toBe(true);
+    // A new month's relay_transactions keeps room on its pages for the in-flight moves (HOT updates).
+    const [options] = await ds.query(`SELECT reloptions FROM pg_class WHERE relname = $1`, [`relay_transactions_p${ahead}`]);
+    expect(options.reloptions).toEqual(['fillfactor=75']);
 
     // Two old months: one all final, one with a transaction still PENDING.
     const old = monthOf(now, -6);

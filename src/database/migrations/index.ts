@@ -24,6 +24,7 @@ import { TimePartitions1795760000000 } from './1795760000000-time-partitions';
 import { Bridge1795761000000 } from './1795761000000-bridge';
 import { MinedStages1795764000000 } from './1795764000000-mined-stages';
 import { BroadcastLookups1795765000000 } from './1795765000000-broadcast-lookups';
+import { HotStageMoves1795766000000 } from './1795766000000-hot-stage-moves';
 
 /** Every migration in order; listed explicitly so the build, the CLI and tests agree. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   Bridge1795761000000,
   MinedStages1795764000000,
   BroadcastLookups1795765000000,
+  HotStageMoves1795766000000,
 ];

@@ -2,12 +2,13 @@ import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { storesDatabase } from '../../../../test/fakes/database';
 import { balancesOf, entriesOf, eventsOf, fundedAccount, moneyPath, MoneyPath, randomAddress, submission } from '../../../../test/fakes/money';
-import { sql } from '../../../database/sql';
+import { compileSql, sql } from '../../../database/sql';
 import { utcDayStart } from '../../accounts';
 import { notificationFor } from '../../tx-events';
 import { countersFor } from '../core/settlement-math';
 import { move, SENT, Stage } from '../core/stage';
 import type { RelayTransactionEntity } from './relay-transaction.entity';
+import { moveSet } from './relay-transaction.sql';
 import type { CoveredSettlement, SettledFields } from './relay-transaction.store';
 
 /**
@@ -232,5 +233,23 @@ describe('RelayTransactionStore (real database)', () => {
     expect(await path.txs.correctSettled(tx.id, 'mined_reverted', 'mined_executed', { executionTxHash: hash(), receipt: null, costMicro: 1n, failureReason: null }, ds)).toBe(false);
     expect(await path.txs.findById(tx.id)).toMatchObject({ stage: 'reverted', costMicro: 1_400_000n });
     expect(await path.ledger.audit(tx.userId)).toMatchObject({ reconciles: true });
+  });
+
+  it('no index of relay_transactions reads a column the in-flight moves change, so those moves are HOT updates', async () => {
+    // What the first signature (signedCte) and the broadcast mark (markBroadcast) write; `status`
+    // is written with the value it has (PENDING), which does not keep an update from being HOT.
+    const assigned = (text: string) => [...text.matchAll(/(\w+) = /g)].map((m) => m[1]);
+    const written = new Set(['sender', 'nonce', 'execution_tx_hash', ...assigned(compileSql(moveSet(move('signed', ['accepted']))).text), ...assigned(compileSql(moveSet(move('broadcast', ['signed']))).text)]);
+    written.delete('status');
+    expect([...written]).toEqual(expect.arrayContaining(['stage', 'signed_at', 'broadcast_at', 'updated_at']));
+    const indexes: Array<{ name: string; def: string }> = await ds.query(
+      `SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS def FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = 'relay_transactions'::regclass`,
+    );
+    expect(indexes.length).toBeGreaterThan(3);
+    const reads = indexes.flatMap(({ name, def }) => {
+      const keysAndPredicate = def.replace(/^.* USING \w+ /, '');
+      return [...written].filter((column) => new RegExp(`\\b${column}\\b`).test(keysAndPredicate)).map((column) => `${name} reads ${column}`);
+    });
+    expect(reads).toEqual([]);
   });
 });

@@ -448,7 +448,8 @@ export class RelayTransactionStore extends SqlStore {
   settledAwaitingFinality(chainId: number, maxBlock: number, limit: number): Promise<RelayTransactionEntity[]> {
     return this.manager()
       .createQueryBuilder(RelayTransactionEntity, 't')
-      .where('t.chain_id = :chainId AND t.stage IN (:...mined) AND t.receipt IS NOT NULL', { chainId, mined: [...MINED] })
+      // awaiting_finality (stage in MINED, stored) is the partial index's predicate.
+      .where('t.chain_id = :chainId AND t.awaiting_finality AND t.stage IN (:...mined) AND t.receipt IS NOT NULL', { chainId, mined: [...MINED] })
       .andWhere("(t.receipt->>'blockNumber')::bigint <= :maxBlock", { maxBlock })
       .orderBy("(t.receipt->>'blockNumber')::bigint", 'ASC')
       .limit(limit)
