@@ -6,7 +6,8 @@ import type { Account } from '../accounts';
 import { Reflector } from '@nestjs/core';
 import { RateLimitGuard } from './rate-limit.guard';
 import { pendingDecision } from './pending-rate-limit';
-import { CHECK_ALONGSIDE, PER_IP_LIMIT } from './rate-limited.decorator';
+import { CHECK_ALONGSIDE, PER_IP_LIMIT, RateLimitedPerIp } from './rate-limited.decorator';
+import { PendingRateLimitInterceptor } from './pending-rate-limit.interceptor';
 import { RateLimitResult, RateLimitService } from './rate-limit.service';
 
 function httpContext(caller?: Caller, ip = '203.0.113.7'): { context: ExecutionContext; headers: Map<string, string> } {
@@ -124,6 +125,26 @@ describe('RateLimitGuard', () => {
     answer({ allowed: false, limit: 1, remaining: 0, resetSeconds: 8, retryAfterSeconds: 8 });
     await expect(pending).rejects.toMatchObject({ code: 'RESOURCE_003' });
     expect(pendingDecision(second.context.switchToHttp().getRequest())).toBeUndefined();
+    handler = () => undefined;
+  });
+
+  it('a per-IP route may check alongside (GET /tx): its read starts before Redis answers, and a denial still wins', async () => {
+    class Reads {
+      @RateLimitedPerIp('public', { checkAlongside: true })
+      tx(): void {}
+    }
+    handler = Reads.prototype.tx;
+    expect(Reflect.getMetadata('__interceptors__', handler)).toContain(PendingRateLimitInterceptor);
+    let answer: (r: RateLimitResult) => void = () => undefined;
+    const { guard, limiter } = guardWith(() => new Promise<RateLimitResult>((resolve) => (answer = resolve)));
+    const { context, headers } = httpContext(undefined, '198.51.100.20');
+    await expect(guard.canActivate(context)).resolves.toBe(true);
+    expect(limiter.consume).toHaveBeenCalledWith('ip:public:198.51.100.20', 300);
+    const decision = pendingDecision(context.switchToHttp().getRequest())!;
+    expect(decision).toBeDefined();
+    answer({ allowed: false, limit: 300, remaining: 0, resetSeconds: 7, retryAfterSeconds: 7 });
+    await expect(decision).rejects.toMatchObject({ code: 'RESOURCE_003' });
+    expect(headers.get('RateLimit-Remaining')).toBe('0');
     handler = () => undefined;
   });
 });

@@ -10,9 +10,9 @@ export interface RateLimitedOptions {
    * Run the handler while Redis counts the request instead of after, so the round trip overlaps
    * the handler's own work; a denied request still gets its 429 and never the handler's answer.
    * Only for handlers whose side effects are harmless when the request turns out to be denied
-   * (GET /quote stores quotes nobody will see, which then expire). Keys this instance last saw
-   * at or over their limit are checked before the handler, so an over-limit client costs no
-   * handler work.
+   * (GET /quote stores quotes nobody will see, which then expire; GET /tx only reads). Keys
+   * this instance last saw at or over their limit are checked before the handler, so an
+   * over-limit client costs no handler work.
    */
   checkAlongside?: boolean;
 }
@@ -35,8 +35,10 @@ export type IpScope = 'login' | 'public' | 'admin';
  * every route of the scope. Applied before any guard listed after it, so an admin token or a
  * login signature is only checked for requests within the limit.
  */
-export const RateLimitedPerIp = (scope: IpScope = 'login'): ClassDecorator & MethodDecorator =>
-  applyDecorators(SetMetadata(PER_IP_LIMIT, scope), UseGuards(RateLimitGuard));
+export const RateLimitedPerIp = (scope: IpScope = 'login', options: RateLimitedOptions = {}): ClassDecorator & MethodDecorator =>
+  options.checkAlongside
+    ? applyDecorators(SetMetadata(PER_IP_LIMIT, scope), SetMetadata(CHECK_ALONGSIDE, true), UseGuards(RateLimitGuard), UseInterceptors(PendingRateLimitInterceptor))
+    : applyDecorators(SetMetadata(PER_IP_LIMIT, scope), UseGuards(RateLimitGuard));
 
 /** Marks a route as deliberately not rate limited; the route inventory spec requires a reason. */
 export const RATE_LIMIT_EXEMPT = 'rate-limit:exempt';

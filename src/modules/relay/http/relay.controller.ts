@@ -119,7 +119,8 @@ export class RelayController {
   }
 
   @Public()
-  @RateLimitedPerIp('public')
+  // A read with no side effect: the row is read while Redis counts the request (clients poll this).
+  @RateLimitedPerIp('public', { checkAlongside: true })
   @Get('tx')
   @ApiContract({ summary: 'A relayed transaction by id', auth: 'public', envelope: 'success', type: TxRecordDto, rateLimited: true, errors: ['TRANSACTION_003'] })
   async get(@Query() query: TxQueryDto): Promise<TxRecord> {
