@@ -11,6 +11,8 @@
  *   4. the chain switched to 1 s blocks (interval mining): a paced load and a burst, relay vs a
  *      direct ethers client side by side: inclusion latency in blocks, fee paid per gas, and the
  *      delay from a block's arrival to the final status being visible (bench/relay-blocks.ts).
+ * First it times 1,000 local signatures (bench/sign-speed.ts): the machine's speed, printed and in
+ * the JSON's `machine`, since these machines differ by several times.
  * Prints a table and, last, one JSON line. Exits 1 with a message if the run could not complete
  * (non-201 answers, transactions that fail or stay PENDING, timeouts).
  *
@@ -58,6 +60,7 @@ import Redis from 'ioredis';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { bringUpDevnet, type Devnet } from '../scripts/devnet';
+import { localSigningMedianUs } from './sign-speed';
 import { ANVIL_MNEMONIC } from '../scripts/devnet/accounts';
 import { chainsFileFor } from '../scripts/local-stack/chains-config';
 import { recreateDatabase } from '../scripts/local-stack/database';
@@ -1119,6 +1122,9 @@ async function main(): Promise<number> {
   }, SETTINGS.maxRuntimeMs);
   watchdog.unref();
 
+  // Before the stack starts, while nothing else of the bench runs.
+  const signMedianUs = await localSigningMedianUs();
+  log(`machine: a local signature takes ${signMedianUs} µs (median of 1,000; compare runs on different machines through it)`);
   const problems: string[] = [];
   const results: Partial<Results> = {};
   let stack: Stack | undefined;
@@ -1177,7 +1183,7 @@ async function main(): Promise<number> {
   await shutdown(ref.stack);
   clearTimeout(watchdog);
   // Figures mean little without the machine they ran on (shared machines are noisy).
-  const machine = { cores: cpus().length, loadAverage: loadavg().map((x) => Number(x.toFixed(2))) };
+  const machine = { cores: cpus().length, loadAverage: loadavg().map((x) => Number(x.toFixed(2))), signMedianUs };
   log(`done in ${((now() - started) / 1000).toFixed(1)} s on ${machine.cores} cores, load average ${machine.loadAverage.join(' ')}`);
   console.log(JSON.stringify({ ...summary, machine }));
 

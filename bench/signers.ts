@@ -12,37 +12,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Transaction, Wallet } from 'ethers';
-import type { RelaySigner } from '../src/modules/relay/core/signers/relay-signer';
+import { Wallet } from 'ethers';
+import { measureSigning } from './sign-speed';
 
 const N = Number(process.env.BENCH_SIGN_N ?? 2000);
 const MODULE = process.env.SOFTHSM2_MODULE ?? '/usr/lib/softhsm/libsofthsm2.so';
 const LABEL = 'relay-bench';
 const PIN = '246810';
-
-interface Figures {
-  backend: string;
-  medianUs: number;
-  p99Us: number;
-  meanUs: number;
-  perSecond: number;
-}
-
-async function measure(backend: string, signer: RelaySigner): Promise<Figures> {
-  const request = (nonce: number) => ({ type: 2, chainId: 31337, nonce, to: '0x000000000000000000000000000000000000dEaD', value: 1n, gasLimit: 21_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n, data: '0x' });
-  for (let i = 0; i < 200; i++) await signer.signTransaction(request(i));
-  const times: number[] = [];
-  const started = process.hrtime.bigint();
-  for (let i = 0; i < N; i++) {
-    const t0 = process.hrtime.bigint();
-    const raw = await signer.signTransaction(request(i));
-    times.push(Number(process.hrtime.bigint() - t0) / 1000);
-    if (i === 0 && Transaction.from(raw).from !== signer.address) throw new Error(`${backend}: the signature does not recover to the key`);
-  }
-  const total = Number(process.hrtime.bigint() - started) / 1000;
-  times.sort((a, b) => a - b);
-  return { backend, medianUs: times[Math.floor(N / 2)], p99Us: times[Math.floor(N * 0.99)], meanUs: total / N, perSecond: Math.round((N * 1e6) / total) };
-}
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'relay-bench-softhsm-'));
@@ -60,8 +36,8 @@ async function main(): Promise<void> {
     generate(pkcs11js, MODULE, LABEL, PIN, SECP256K1_EC_PARAMS);
     const [key] = token.keys();
     const wallet = Wallet.createRandom();
-    const local = await measure(nativeSigning ? 'local (libsecp256k1)' : 'local (ethers)', new LocalKeySigner(wallet.privateKey, wallet.address));
-    const hsm = await measure('pkcs11 (SoftHSM2)', key);
+    const local = await measureSigning(nativeSigning ? 'local (libsecp256k1)' : 'local (ethers)', new LocalKeySigner(wallet.privateKey, wallet.address), N);
+    const hsm = await measureSigning('pkcs11 (SoftHSM2)', key, N);
     token.close();
 
     const rows = [local, hsm].map((f) => ({ ...f, ratio: f.meanUs / local.meanUs, medianRatio: f.medianUs / local.medianUs }));
