@@ -208,6 +208,24 @@ export class PolicyStore extends SqlStore {
       runner,
     );
   }
+
+  /**
+   * A reorg changed what a settled sponsored transaction cost by `deltaMicro` (what the ledger's
+   * adjustment applied), in the caller's transaction: the policy's spend and the end user's window
+   * it was counted in (left alone once that window has reset) move by as much, never below 0.
+   * Its count stays: a transaction mined in another block or with another outcome was still sent.
+   */
+  async adjustSpent(runner: SqlRunner, tx: SponsoredRow, deltaMicro: bigint): Promise<void> {
+    if (!tx.policyId || tx.policyReservedMicro === null || deltaMicro === 0n) return;
+    await this.rows(
+      sql`WITH policy AS (
+            UPDATE sponsorship_policies SET spent_micro = GREATEST(spent_micro + ${deltaMicro}::bigint, 0), updated_at = now() WHERE id = ${tx.policyId}::uuid
+          )
+          UPDATE sponsorship_policy_end_users SET spent_micro = GREATEST(spent_micro + ${deltaMicro}::bigint, 0)
+           WHERE policy_id = ${tx.policyId}::uuid AND end_user = ${tx.endUser} AND window_start = ${tx.policyWindowStart}::timestamptz`,
+      runner,
+    );
+  }
 }
 
 /** What a relayed transaction holds of its sponsorship. */

@@ -201,4 +201,28 @@ describe('SettlementService', () => {
     expect(get(LedgerService).settle).not.toHaveBeenCalled();
     expect(get(PolicyStore).settle).toHaveBeenCalledWith(em, expect.objectContaining({ id: tx.id, status: 'FAILED', failureReason: 'not_sent' }), 0n);
   });
+
+  it('a reorg correction moves the sponsoring policy\'s spend by what the ledger adjustment applied, in the same transaction', async () => {
+    const recorded = receipt();
+    const { unit, get, tx, txs, em } = setup({
+      stage: 'mined_executed',
+      status: 'EXECUTED',
+      costMicro: COST,
+      receipt: { ...recorded, gasUsed: recorded.gasUsed.toString(), effectiveGasPrice: recorded.effectiveGasPrice.toString(), l1Fee: '0' } as never,
+      executionTxHash: recorded.transactionHash,
+      policyId: 'c0ffee00-0000-4000-8000-000000000001',
+      endUser: '0x00000000000000000000000000000000000000e1',
+      policyReservedMicro: 100_000n,
+      policyWindowStart: new Date('2026-11-29T00:00:00Z'),
+    });
+    // The canonical receipt, in another block, used 31,500 gas (half as much again): 21,000 micro-USD more,
+    // of which the account's available balance covered 15,000.
+    get(LedgerService).adjust.mockResolvedValue(15_000n);
+    txs.correctSettled.mockResolvedValue(true);
+    const canonical = receipt({ blockNumber: 11, blockHash: `0x${'ef'.repeat(32)}`, gasUsed: 31_500n });
+    expect(await unit.correctAfterReorg(tx, canonical, { stage: 'mined_executed', failureReason: null, recordedWei: 21_000n * 10n ** 9n, canonicalWei: 31_500n * 10n ** 9n })).toBe(true);
+    expect(get(LedgerService).adjust).toHaveBeenCalledWith(tx.userId, `tx:${tx.id}`, 21_000n, expect.any(String), em);
+    expect(get(PolicyStore).adjustSpent).toHaveBeenCalledWith(em, expect.objectContaining({ id: tx.id, policyId: 'c0ffee00-0000-4000-8000-000000000001' }), 15_000n);
+    expect(txs.correctSettled).toHaveBeenCalledWith(tx.id, 'mined_executed', 'mined_executed', expect.objectContaining({ costMicro: COST + 15_000n }), em);
+  });
 });

@@ -205,9 +205,10 @@ export class SettlementService {
    * A settled row whose transaction a reorg moved (another block, price or outcome): in ONE
    * database transaction, the row under its lock (left alone when it no longer holds the receipt
    * `row` was read with: another pass corrected it first), its canonical receipt, hash, cost and
-   * stage, an `adjust` ledger entry for the difference in cost, and a status event when the
-   * outcome changed. The difference is priced at today's native price on both sides, so it is
-   * the gas difference alone. False when nothing was written.
+   * stage, an `adjust` ledger entry for the difference in cost (and the same difference on the
+   * sponsoring policy's spend), and a status event when the outcome changed. The difference is
+   * priced at today's native price on both sides, so it is the gas difference alone. False when
+   * nothing was written.
    */
   async correctAfterReorg(row: RelayTransactionEntity, receipt: MinedReceipt, c: ReorgCorrection): Promise<boolean> {
     const deltaMicro = (await this.toMicro(row.chainId, c.canonicalWei)) - (await this.toMicro(row.chainId, c.recordedWei));
@@ -219,6 +220,8 @@ export class SettlementService {
       if (!locked || !MINED.includes(locked.stage) || locked.receipt?.blockHash !== row.receipt?.blockHash || locked.executionTxHash !== row.executionTxHash) return;
       const memo = `reorg: ${receipt.transactionHash} now in block ${receipt.blockNumber} (${receipt.blockHash}), was ${row.receipt?.blockHash ?? 'unknown'}`;
       const applied = await this.ledger.adjust(locked.userId, `tx:${locked.id}`, deltaMicro, memo, em);
+      // A sponsoring policy counted the old cost: its budget and the end user's window follow the charge.
+      await this.policies.adjustSpent(em, locked, applied);
       const previous = locked.status;
       const fields = { executionTxHash: receipt.transactionHash, receipt: receiptJson(receipt), costMicro: (locked.costMicro ?? 0n) + applied, failureReason: c.failureReason };
       // The row is locked in a mined stage: a statement that moves nothing is a bug, and rolls the adjustment back.
