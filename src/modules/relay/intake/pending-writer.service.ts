@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import { microToUsd, usdToMicro } from '../../../common/money/usd';
-import { AccountsService, LedgerService, ReservationRequest, utcDayStart } from '../../accounts';
+import { type Account, AccountsService, LedgerService, ReservationRequest, utcDayStart } from '../../accounts';
 import { notificationFor, stagesOf, TxNotification, TxStatusPublisher } from '../../tx-events';
 import { Stage, statusOf } from '../core/stage';
 import { RelayTransactionEntity } from '../store/relay-transaction.entity';
@@ -96,7 +96,14 @@ export class PendingWriter {
       if (inserted) return this.stamped(tx, notification, inserted);
       const plan = planSponsorship ? await planSponsorship() : null;
       if (plan) return this.write(userId, fields, costMicro, maxUsd, within, stage, plan);
-      await this.refusal(userId, fields.chainId, costMicro, now);
+      const account = await this.withinLimits(userId, fields.chainId, costMicro, now);
+      // No policy enabled now. One was when the statement ran (disabled since) if the account's
+      // own balance covers the cost: then it pays, as it would have a moment later.
+      if (unlessSponsored && account.availableMicro >= costMicro) {
+        const again = await this.queue.reserve(tx, reservation, notification);
+        if (again) return this.stamped(tx, notification, again);
+      }
+      throw insufficientBalance();
     }
     return this.txs.transaction(async (em) => {
       if (sponsorship) {
@@ -129,9 +136,15 @@ export class PendingWriter {
 
   /** Which limit refused a reservation, read from the account as it is now; else the balance. */
   private async refusal(userId: string, chainId: number, costMicro: bigint, now: Date): Promise<never> {
+    await this.withinLimits(userId, chainId, costMicro, now);
+    throw insufficientBalance();
+  }
+
+  /** The account as it is now; throws the spend limit that refuses `costMicro`, if one does. */
+  private async withinLimits(userId: string, chainId: number, costMicro: bigint, now: Date): Promise<Account> {
     const account = await this.accounts.getById(userId);
     checkSpendLimits(account, chainId, costMicro, now);
-    throw new AppError('TRANSACTION_002', 'insufficient balance for the estimated cost');
+    return account;
   }
 }
 
@@ -151,3 +164,5 @@ function applyClaim(tx: RelayTransactionEntity, claim: SponsorshipClaim, now: Da
     tx.validUntil ??= new Date(now.getTime() + GAS_HOLD_DEFAULT_VALID_FOR_MS);
   }
 }
+
+const insufficientBalance = (): AppError => new AppError('TRANSACTION_002', 'insufficient balance for the estimated cost');

@@ -156,6 +156,31 @@ describe('PendingWriter (real database)', () => {
       expect(await balancesOf(path, user)).toEqual({ available: 10_000_000n, pending: 0n });
     });
 
+    it('a policy disabled between the statement and the plan: the account pays, as it would have a moment later', async () => {
+      const user = await fundedAccount(path, 10_000_000n);
+      await addPolicy(user, true);
+      // The statement saw the enabled policy and reserved nothing; by the time the plan reads the
+      // policies there is none enabled.
+      const plan = jest.fn(async () => {
+        await ds.query('UPDATE sponsorship_policies SET enabled = false WHERE user_id = $1', [user]);
+        return null;
+      });
+      const { tx } = await path.writer.write(user, submission(), 1_000_000n, null, undefined, 'accepted', null, plan);
+      expect(plan).toHaveBeenCalledTimes(1);
+      expect(await rowCount(user)).toBe(1);
+      expect(await balancesOf(path, user)).toEqual({ available: 9_000_000n, pending: 1_000_000n });
+      expect(await eventsOf(path, tx.id)).toEqual([{ status: 'PENDING', previous: null }]);
+    });
+
+    it('no policy and not enough balance: TRANSACTION_002 after one statement and the policy read, nothing written', async () => {
+      const user = await fundedAccount(path, 500_000n);
+      const plan = jest.fn(async () => null);
+      await expect(path.writer.write(user, submission(), 1_000_000n, null, undefined, 'accepted', null, plan)).rejects.toMatchObject({ code: 'TRANSACTION_002' });
+      expect(plan).toHaveBeenCalledTimes(1);
+      expect(await rowCount(user)).toBe(0);
+      expect(await balancesOf(path, user)).toEqual({ available: 500_000n, pending: 0n });
+    });
+
     it("a feature's submission (its record in one database transaction) is planned before it", async () => {
       const user = await fundedAccount(path, 10_000_000n);
       const plan = jest.fn(async () => null);
