@@ -4,7 +4,7 @@
  * Measures inclusion latency in blocks (share in the next block, p50/p99), fee paid per gas,
  * and how long after a block arrives its transactions are visible as final: EXECUTED through
  * GET /api/tx (relay) vs the client's own receipt poll (direct), both polled every 10 ms on a
- * sample, and the settlement commit (`settled_at`) for every relayed transaction.
+ * sample, and when each relayed transaction's settlement began (`settled_at`, its statement's now()).
  */
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { Client } from 'pg';
@@ -41,7 +41,7 @@ export interface SideFigures {
   /** Block arrival (as polled every 5 ms) → final status visible to the client: p50 / p99 ms over the sample. */
   visibleP50Ms: number;
   visibleP99Ms: number;
-  /** Relay only: block arrival → settlement committed, p50 / p99 ms over every transaction. */
+  /** Relay only: block arrival → its settlement's database transaction began (`settled_at` is its now()), p50 / p99 ms over every transaction. */
   settledP50Ms?: number;
   settledP99Ms?: number;
 }
@@ -364,7 +364,7 @@ export function blocksRows(r: BlocksResults, blockSeconds: number): Array<[strin
     if (name === 'burst') rows.push([`${blockSeconds} s blocks burst: blocks until the last one is mined`, f(relay.spanBlocks), f(direct.spanBlocks)]);
     rows.push([`${blockSeconds} s blocks ${name}: fee paid per gas (gwei)`, f(relay.gweiPerGas, 4), f(direct.gweiPerGas, 4)]);
     rows.push([`${blockSeconds} s blocks ${name}: block → final visible p50 / p99 (ms)`, `${f(relay.visibleP50Ms)} / ${f(relay.visibleP99Ms)} (API)`, `${f(direct.visibleP50Ms)} / ${f(direct.visibleP99Ms)} (receipt poll)`]);
-    rows.push([`${blockSeconds} s blocks ${name}: block → settlement committed p50 / p99 (ms)`, `${f(relay.settledP50Ms)} / ${f(relay.settledP99Ms)}`, '']);
+    rows.push([`${blockSeconds} s blocks ${name}: block → settlement began p50 / p99 (ms)`, `${f(relay.settledP50Ms)} / ${f(relay.settledP99Ms)}`, '']);
   }
   return rows;
 }
