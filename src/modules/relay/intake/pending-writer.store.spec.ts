@@ -175,7 +175,13 @@ describe('PendingWriter (real database)', () => {
     it('no policy and not enough balance: TRANSACTION_002 after one statement and the policy read, nothing written', async () => {
       const user = await fundedAccount(path, 500_000n);
       const plan = jest.fn(async () => null);
-      await expect(path.writer.write(user, submission(), 1_000_000n, null, undefined, 'accepted', null, plan)).rejects.toMatchObject({ code: 'TRANSACTION_002' });
+      const statements = [jest.spyOn(path.txs, 'insertReserved'), jest.spyOn(path.txs, 'insertReservedMany')];
+      try {
+        await expect(path.writer.write(user, submission(), 1_000_000n, null, undefined, 'accepted', null, plan)).rejects.toMatchObject({ code: 'TRANSACTION_002' });
+        expect(statements.reduce((n, spy) => n + spy.mock.calls.length, 0)).toBe(1);
+      } finally {
+        for (const spy of statements) spy.mockRestore();
+      }
       expect(plan).toHaveBeenCalledTimes(1);
       expect(await rowCount(user)).toBe(0);
       expect(await balancesOf(path, user)).toEqual({ available: 500_000n, pending: 0n });
