@@ -22,8 +22,11 @@ interface ChainWatch {
   rewindTo?: number;
   /** A track() on an empty watch during a scan: the scan goes on from here, not from where it was. */
   restartAt?: number;
-  /** Recently read blocks and when their receipts arrived (the first time), oldest first. */
-  read: Array<{ block: number; at: number }>;
+  /**
+   * Heads this watch's polls read and when each read returned (performance.now()), oldest
+   * first: a block that existed before a broadcast went out cannot hold it.
+   */
+  seen: Array<{ block: number; at: number }>;
   timer?: NodeJS.Timeout;
   dueAt: number;
   busy: boolean;
@@ -120,18 +123,18 @@ export class ReceiptTracker implements OnModuleDestroy {
 
   /**
    * Starts watching `hash` from `fromBlock` (the block number seen just before broadcasting).
-   * `sentAt` (performance.now()), for a signature first broadcast at that moment: no block whose receipts this
-   * tracker had read before then can hold it, so the scan does not go back past those (the head
-   * seen before the broadcast is older under load, and reading its blocks again slowed the
-   * tracker down that much more).
+   * `sentAt` (performance.now()), for a signature first broadcast at that moment: no block this
+   * tracker's polls had seen before then can hold it, so the scan does not go back past those
+   * (the head hint taken before the broadcast is older under load, and reading its blocks again
+   * slowed the tracker down that much more).
    */
   track(chainId: number, txId: string, hash: string, fromBlock: number, known?: RelayTransactionEntity, sentAt?: number): void {
     let watch = this.watches.get(chainId);
     if (!watch) {
-      watch = { hashes: new Map(), byTx: new Map(), rows: new Map(), cursor: fromBlock - 1, dueAt: 0, busy: false, rerun: false, kickedAt: 0, read: [], arrivals: [] };
+      watch = { hashes: new Map(), byTx: new Map(), rows: new Map(), cursor: fromBlock - 1, dueAt: 0, busy: false, rerun: false, kickedAt: 0, seen: [], arrivals: [] };
       this.watches.set(chainId, watch);
     }
-    if (sentAt !== undefined) fromBlock = Math.max(fromBlock, readBefore(watch, sentAt) + 1);
+    if (sentAt !== undefined) fromBlock = Math.max(fromBlock, seenBefore(watch, sentAt) + 1);
     // An idle watch restarts from this transaction's block; a busy one never skips back past it,
     // including while a scan is running (it rescans from there when it has read the block it is on).
     if (watch.hashes.size === 0) {
@@ -244,6 +247,7 @@ export class ReceiptTracker implements OnModuleDestroy {
     try {
       const provider = this.chains.provider(chainId);
       const latest = await provider.getBlockNumber();
+      noteSeen(watch, latest, performance.now());
       noteArrival(watch, latest, Date.now());
       this.noteHead(chainId, latest);
       while (watch.cursor < latest && watch.hashes.size > 0) {
@@ -256,7 +260,6 @@ export class ReceiptTracker implements OnModuleDestroy {
         const receipts = await Promise.all(
           blocks.map((block) => provider.send('eth_getBlockReceipts', [toQuantity(block)]) as Promise<Array<Record<string, unknown>> | null>),
         );
-        noteRead(watch, blocks, performance.now());
         for (const raw of receipts) {
           for (const r of raw ?? []) {
             const hash = String(r.transactionHash).toLowerCase();
@@ -356,17 +359,24 @@ export function nextBlockDue(watch: Partial<Pick<ChainWatch, 'arrivals'>>): { at
   return { at: a[a.length - 1].at + median, interval: median };
 }
 
-/** Blocks remembered with the time their receipts were read (a few seconds of instant blocks). */
-const READ_MEMORY = 256;
+/** Heads remembered with the time they were first seen (a few seconds of instant blocks). */
+const SEEN_MEMORY = 256;
 
-function noteRead(watch: ChainWatch, blocks: number[], at: number): void {
-  for (const block of blocks) if (!watch.read.some((r) => r.block === block)) watch.read.push({ block, at });
-  if (watch.read.length > READ_MEMORY) watch.read.splice(0, watch.read.length - READ_MEMORY);
+function noteSeen(watch: ChainWatch, head: number, at: number): void {
+  const last = watch.seen[watch.seen.length - 1];
+  if (last && head <= last.block) return;
+  watch.seen.push({ block: head, at });
+  if (watch.seen.length > SEEN_MEMORY) watch.seen.splice(0, watch.seen.length - SEEN_MEMORY);
 }
 
-/** The highest block whose receipts were read before `time` (so nothing sent at `time` is in it or before it); -1 when none. */
-function readBefore(watch: ChainWatch, time: number): number {
+/**
+ * The highest block a poll had seen before `time` (so nothing sent at `time` is in it or before
+ * it); -1 when none. Bounded by the head, not by the blocks whose receipts were read: at 1 s
+ * blocks a burst's broadcasts answered while the block's receipts were being read sent the
+ * tracker back to read that block's hundreds of receipts again, beside its settlement.
+ */
+function seenBefore(watch: ChainWatch, time: number): number {
   let best = -1;
-  for (const r of watch.read) if (r.at < time && r.block > best) best = r.block;
+  for (const s of watch.seen) if (s.at < time && s.block > best) best = s.block;
   return best;
 }

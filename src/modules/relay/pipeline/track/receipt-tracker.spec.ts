@@ -139,4 +139,19 @@ describe('ReceiptTracker scanning blocks', () => {
     await t.tick();
     expect(t.fetched.length).toBe(reads);
   });
+
+  it('a signature sent after its block was seen as the head is not looked for in it again, even if its receipts were still being read', async () => {
+    const t = setup(6, { 6: [hashOf(0xa)] });
+    t.tracker.track(1, 'A', hashOf(0xa), 1);
+    let sentAt: number | undefined;
+    // Broadcast while blocks 5-6 are read: the poll had seen head 6 already.
+    t.setFetchHook((block) => void (block === 5 && sentAt === undefined && (sentAt = performance.now())));
+    await t.tick();
+    expect(t.settled).toEqual(['A']);
+    const reads = t.fetched.length;
+    // The node's answer comes after the scan; the head hint taken before the broadcast is stale (block 1).
+    t.tracker.track(1, 'C', hashOf(0xc), 1, undefined, sentAt);
+    await t.tick();
+    expect(t.fetched.length).toBe(reads);
+  });
 });
