@@ -16,6 +16,8 @@ describe('envelopes, trace ids and HTTP robustness', () => {
     expect(Object.keys(res.body).sort()).toEqual(['data', 'success', 'timestamp']);
     expect(res.body.success).toBe(true);
     expect(res.body.timestamp).toMatch(ISO_MS);
+    // Live state, never revalidated: no body hash per response.
+    expect(res.headers.etag).toBeUndefined();
   });
 
   it('wraps code-envelope success in {code: 0, message: success, data}', async () => {

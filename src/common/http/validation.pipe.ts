@@ -1,11 +1,13 @@
 import { ValidationError, ValidationPipe } from '@nestjs/common';
 import { AppError } from '../errors/app-error';
+import { cacheValidationMetadata } from './validation-metadata-cache';
 
 /**
  * DTO validation for every route. Failures are VALIDATION_004 (schema) unless a DTO
  * field states another catalog code through its `context: { code }`.
  */
 export function createValidationPipe(): ValidationPipe {
+  cacheValidationMetadata();
   return new ValidationPipe({
     transform: true,
     whitelist: true,
