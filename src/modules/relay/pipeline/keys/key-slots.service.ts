@@ -14,6 +14,13 @@ interface Waiter {
   done: boolean;
 }
 
+interface ReleaseBatch {
+  txIds: string[];
+  /** Resolves once the ledger has them (or the call failed). */
+  done: Promise<void>;
+  sent: () => void;
+}
+
 /** How long a cap learned from a node's "txpool full" refusal holds before the configured bound applies again. */
 const REFUSAL_CAP_MS = 30_000;
 /** Slots held longer than this are checked against the database (a row settled by another process frees its slot here too). */
@@ -58,6 +65,8 @@ export class KeySlots implements OnModuleDestroy {
   private freed = 0;
   /** The poller asked: slots may have freed elsewhere (another process, a lease run out), how many is unknown. */
   private lookAll = false;
+  /** Releases made this turn, not yet sent to the ledger. */
+  private releasing?: ReleaseBatch;
 
   constructor(
     private readonly config: AppConfig,
@@ -106,7 +115,7 @@ export class KeySlots implements OnModuleDestroy {
   }
 
   /** `release`, resolved once the ledger has it (a slot freed in another process's ledger entry too). */
-  private async releaseNow(txId: string): Promise<void> {
+  private releaseNow(txId: string): Promise<void> {
     this.taken(txId);
     const held = this.holders.get(txId);
     if (held) {
@@ -115,14 +124,35 @@ export class KeySlots implements OnModuleDestroy {
       if (load > 0) this.loads.set(held.key, load);
       else this.loads.delete(held.key);
     }
-    try {
-      await this.ledger.release(txId);
-    } catch (err) {
-      // Its lease then runs out on its own.
-      this.logger.warn(`in-flight slot release of ${txId}: ${(err as Error).message}`);
+    let batch = this.releasing;
+    if (!batch) {
+      let sent!: () => void;
+      const done = new Promise<void>((resolve) => (sent = resolve));
+      batch = this.releasing = { txIds: [], done, sent };
+      const queued = batch;
+      queueMicrotask(() => this.sendReleases(queued));
     }
-    this.freed++;
-    void this.wake();
+    batch.txIds.push(txId);
+    return batch.done;
+  }
+
+  /**
+   * The releases of one turn go to the ledger as one call (the tracker frees a block's slots in
+   * one loop: a Redis round trip per transaction before). Sent at the end of the turn, or before
+   * a take, so that the ledger sees them in the order they were made.
+   */
+  private sendReleases(batch: ReleaseBatch): void {
+    if (this.releasing !== batch) return;
+    this.releasing = undefined;
+    this.ledger
+      .release(...batch.txIds)
+      // Their leases then run out on their own.
+      .catch((err: Error) => this.logger.warn(`in-flight slot release of ${batch.txIds.length} transaction(s): ${err.message}`))
+      .then(() => {
+        this.freed += batch.txIds.length;
+        batch.sent();
+        void this.wake();
+      });
   }
 
   /**
@@ -201,6 +231,7 @@ export class KeySlots implements OnModuleDestroy {
   }
 
   private async take(keys: readonly string[], txId: string): Promise<number> {
+    if (this.releasing) this.sendReleases(this.releasing);
     const index = await this.ledger.take(
       keys,
       keys.map((k) => this.capOf(k)),

@@ -23,6 +23,30 @@ describe('KeySlots: the in-flight bound per relayer key', () => {
     expect(await slots.acquire(2, keys, 't7', 0)).not.toBeNull();
   });
 
+  it("the releases of one turn reach the ledger as one call, before a take made after them", async () => {
+    const ledger = new LocalSlotLedger();
+    const calls: string[] = [];
+    const release = ledger.release.bind(ledger);
+    const take = ledger.take.bind(ledger);
+    ledger.release = (...ids: string[]) => (calls.push(`release ${ids.join(',')}`), release(...ids));
+    ledger.take = (k, c, txId, start) => (calls.push(`take ${txId}`), take(k, c, txId, start));
+    slots = new KeySlots({ RELAY_MAX_IN_FLIGHT_PER_KEY: 2 } as AppConfig, { stillSent: async () => new Set<string>() } as unknown as RelayTransactionStore, ledger);
+    for (const id of ['a', 'b', 'c', 'd']) await slots.acquire(1, keys, id, 0);
+    calls.length = 0;
+    // A block's receipts: released in one loop.
+    for (const id of ['a', 'b', 'c']) slots.release(id);
+    await settle();
+    expect(calls).toEqual(['release a,b,c']);
+    expect(slots.inFlight(1, '0xaaa') + slots.inFlight(1, '0xbbb')).toBe(1);
+    // Released, then taken again in the same turn: the ledger hears of the release first.
+    calls.length = 0;
+    slots.release('d');
+    const again = slots.acquire(1, keys, 'd', 0);
+    expect(await again).not.toBeNull();
+    expect(calls).toEqual(['release d', 'take d']);
+    expect(slots.inFlight(1, '0xaaa') + slots.inFlight(1, '0xbbb')).toBe(1);
+  });
+
   it('a waiting send gets the first slot that frees, first come first served, and waits no longer', async () => {
     slots = make(1);
     await slots.acquire(1, keys, 'a', 0);

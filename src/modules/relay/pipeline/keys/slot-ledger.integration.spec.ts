@@ -71,6 +71,10 @@ describe('RedisSlotLedger (Redis)', () => {
     expect(await one.load(keys[1])).toBe(1);
     expect(await two.take(keys, [1, 1], 'z', 1)).toBe(0);
     expect(await two.take(keys, [1, 1], 'w', 1)).toBe(-1);
+    // Several in one call (a block's receipts): each freed once, unknown ones ignored.
+    await two.release('y', 'never-taken', 'z', 'y');
+    expect(await Promise.all(keys.map((k) => one.load(k)))).toEqual([0, 0]);
+    expect(await one.take(keys, [1, 1], 'w', 0)).toBe(0);
   });
 
   it('a transaction moving to another pool gives its old slot back', async () => {

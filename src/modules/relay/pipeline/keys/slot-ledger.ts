@@ -12,8 +12,8 @@ import { pickKey } from '../../core/key-choice';
 export interface SlotLedger {
   /** A slot for `txId` on the least loaded of `keys` under its cap (ties from `start`); its index, or -1 when all are full. The same txId gets its key back. */
   take(keys: readonly string[], caps: readonly number[], txId: string, start: number): Promise<number>;
-  /** Frees the transaction's slot, whichever process took it. Idempotent. */
-  release(txId: string): Promise<void>;
+  /** Frees the transactions' slots, whichever process took them. Idempotent. */
+  release(...txIds: string[]): Promise<void>;
   /** Extends the leases of the slots this process holds (a slot released meanwhile is not brought back). */
   renew(held: ReadonlyArray<{ key: string; txId: string }>): Promise<void>;
   /** Slots held on `key` by every process. */
@@ -49,9 +49,10 @@ export class LocalSlotLedger implements SlotLedger {
     return Promise.resolve(index);
   }
 
-  release(txId: string): Promise<void> {
-    const key = this.keyOf.get(txId);
-    if (key !== undefined) {
+  release(...txIds: string[]): Promise<void> {
+    for (const txId of txIds) {
+      const key = this.keyOf.get(txId);
+      if (key === undefined) continue;
       this.keyOf.delete(txId);
       this.slots.get(key)?.delete(txId);
     }
@@ -153,13 +154,15 @@ end
 if best == -1 then return -1 end
 return hold(best)`;
 
-/** ARGV[1] txId. */
+/** ARGV: txIds (the slots freed together: a block's receipts). */
 const RELEASE = `
-local key = redis.call('HGET', KEYS[2], ARGV[1])
-if key then
-  redis.call('HDEL', KEYS[2], ARGV[1])
-  if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
-    if redis.call('HINCRBY', KEYS[3], key, -1) < 0 then redis.call('HSET', KEYS[3], key, 0) end
+for i = 1, #ARGV do
+  local key = redis.call('HGET', KEYS[2], ARGV[i])
+  if key then
+    redis.call('HDEL', KEYS[2], ARGV[i])
+    if redis.call('ZREM', KEYS[1], ARGV[i]) == 1 then
+      if redis.call('HINCRBY', KEYS[3], key, -1) < 0 then redis.call('HSET', KEYS[3], key, 0) end
+    end
   end
 end
 return 0`;
@@ -192,7 +195,7 @@ const LOAD = `${COMMON}
 purge()
 return tonumber(redis.call('HGET', KEYS[3], ARGV[1])) or 0`;
 
-/** Renewals per script call (Lua's unpack has a bounded stack). */
+/** Renewals or releases per script call (Lua's unpack has a bounded stack). */
 const RENEW_CHUNK = 500;
 
 type LedgerScript = (leases: string, holders: string, loads: string, ...args: string[]) => Promise<number>;
@@ -234,8 +237,9 @@ export class RedisSlotLedger implements SlotLedger {
     return Number(await this.scripts.slotTake(...LEDGER, txId, String(this.leaseMs), String(Math.abs(start) % n), String(n), ...keys, ...caps.map(String)));
   }
 
-  async release(txId: string): Promise<void> {
-    await this.scripts.slotRelease(...LEDGER, txId);
+  async release(...txIds: string[]): Promise<void> {
+    // The first chunk's command is written before this returns: a take sent after it runs after it.
+    for (let i = 0; i < txIds.length; i += RENEW_CHUNK) await this.scripts.slotRelease(...LEDGER, ...txIds.slice(i, i + RENEW_CHUNK));
   }
 
   async renew(held: ReadonlyArray<{ key: string; txId: string }>): Promise<void> {
