@@ -70,6 +70,9 @@ describe('dashboard: the page in a real browser (chromium)', () => {
     expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
     expect(res.headers['x-frame-options']).toBe('DENY');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+    // no-cache: revalidated on every load, and unchanged it costs a 304.
+    expect(res.headers['cache-control']).toBe('no-cache');
+    await t.http().get('/dashboard').set('If-None-Match', res.headers.etag).expect(304);
     const script = /src="(\/dashboard\/assets\/[^"]+\.js)"/.exec(res.text)?.[1];
     expect(script).toBeDefined();
     const asset = await t.http().get(script!).expect(200);

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, isAbsolute, join } from 'node:path';
 import { AppConfig } from '../../../config/app-config';
@@ -6,6 +7,8 @@ import { AppConfig } from '../../../config/app-config';
 export interface DashboardFile {
   body: Buffer;
   contentType: string;
+  /** A strong validator of the body, computed once: the page is `no-cache`, so a browser revalidates it on every load. */
+  etag: string;
 }
 
 const TYPES: Record<string, string> = {
@@ -48,10 +51,10 @@ export class DashboardAssets {
     if (this.files && this.files.size > 0) return this.files;
     const files = new Map<string, DashboardFile>();
     try {
-      files.set('index.html', { body: readFileSync(join(this.dir, 'index.html')), contentType: TYPES['.html'] });
+      files.set('index.html', fileOf(readFileSync(join(this.dir, 'index.html')), TYPES['.html']));
       for (const name of readdirSync(join(this.dir, 'assets'))) {
         const type = TYPES[extname(name)];
-        if (type && ASSET_NAME.test(name)) files.set(`assets/${name}`, { body: readFileSync(join(this.dir, 'assets', name)), contentType: type });
+        if (type && ASSET_NAME.test(name)) files.set(`assets/${name}`, fileOf(readFileSync(join(this.dir, 'assets', name)), type));
       }
     } catch (err) {
       // Not built: /dashboard answers 404 until `npm run build:dashboard` has run; the next request looks again.
@@ -61,4 +64,8 @@ export class DashboardAssets {
     this.files = files;
     return files;
   }
+}
+
+function fileOf(body: Buffer, contentType: string): DashboardFile {
+  return { body, contentType, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
 }

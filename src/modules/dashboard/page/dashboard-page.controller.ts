@@ -29,5 +29,7 @@ export class DashboardPageController {
 function send(res: Response, file: DashboardFile | undefined, cache: 'no-cache' | 'immutable', missing: string): void {
   if (!file) throw new AppError('RESOURCE_001', missing);
   setDashboardHeaders(res, cache);
+  // The API sends no ETags (app-wide setting); the page's own, computed at load, still answers a revalidation with 304.
+  res.setHeader('ETag', file.etag);
   res.type(file.contentType).send(file.body);
 }
