@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { devTreasuryAddress } from '../scripts/local-stack/dev-keys';
 import { SignerPool } from '../src/modules/relay';
 import { RelayerWalletsService } from '../src/modules/relayer-wallets';
+import { TreasuryTopUps } from '../src/modules/relayer-wallets/domain/treasury-top-ups.service';
 import { mintCall, provider, randomAddress, testChain, token } from './support/chain-fixtures';
 import { adminAuth, createAccount, createTestApp, TestApp } from './support/test-app';
 import { waitForTxs } from './support/wait-for-tx';
@@ -109,6 +110,22 @@ describe('relayer wallets: floors, treasury top-ups, alerts', () => {
     expect(relayers).toMatchObject({ floorWei: FLOOR.toString(), targetWei: TARGET.toString(), treasury: { address: treasury } });
     expect(relayers.keys.find((k: { address: string }) => k.address === drained)).toMatchObject({ region: 'us-east', state: 'ok' });
   }, 90_000);
+
+  it('several keys topped up at once (workers of their own) take the treasury\'s nonces one after another: every top-up is mined', async () => {
+    const topUps = t.app.get(TreasuryTopUps);
+    const floors = { floorWei: FLOOR, targetWei: TARGET };
+    const targets = keys.slice(-3);
+    // As if each key's balance had just been read under its floor by a different worker.
+    const rows = await Promise.all(targets.map((address) => topUps.topUp(31337, 'test', address, 0n, floors)));
+    expect(rows.every((r) => r !== null)).toBe(true);
+    expect(new Set(rows.map((r) => r!.nonce)).size).toBe(targets.length);
+    const receipts = await Promise.all(rows.map((r) => rpc.waitForTransaction(r!.hash!, 1, 20_000)));
+    expect(receipts.map((r) => r?.status)).toEqual(targets.map(() => 1));
+    await until(
+      () => t.app.get(DataSource).query(`SELECT status FROM relayer_top_ups WHERE hash = ANY($1)`, [rows.map((r) => r!.hash)]),
+      (found: Array<{ status: string }>) => found.length === targets.length && found.every((f) => f.status === 'mined'),
+    );
+  });
 
   it('with every key and the treasury drained, a submission gets 503 RELAYER_001 and leaves no record', async () => {
     const { apiKey, userId } = await createAccount(t, 100);

@@ -1,5 +1,6 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
+import { SenderLocks } from '../../database/sender-lock';
 import { QUEUES } from '../../queue/queue-names';
 import { registerQueues } from '../../queue/register-queues';
 import { AccountsModule } from '../accounts';
@@ -20,7 +21,7 @@ import { DepositStore } from './store/deposit.store';
 @Module({
   imports: [AccountsModule, ChainsModule, PricingModule, RelayCoreModule, TxEventsModule, registerQueues(QUEUES.deposits)],
   controllers: [FundingController],
-  providers: [DepositAddressStore, DepositCursorStore, DepositStore, DepositAddresses, DepositWatcher, DepositSweeper, FundingService],
+  providers: [DepositAddressStore, DepositCursorStore, DepositStore, SenderLocks, DepositAddresses, DepositWatcher, DepositSweeper, FundingService],
   exports: [DepositWatcher, DepositSweeper, DepositAddresses, BullModule],
 })
 export class FundingModule {}

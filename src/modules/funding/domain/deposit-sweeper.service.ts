@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { HDNodeWallet, Interface, JsonRpcProvider, keccak256, Wallet } from 'ethers';
 import { providerErrorDetail } from '../../../common/evm/provider-error';
 import { AppConfig } from '../../../config/app-config';
+import { SenderLocks } from '../../../database/sender-lock';
 import { ChainDefinition, ChainRegistry } from '../../chains';
 import { DepositStore } from '../store/deposit.store';
 import { DepositAddresses } from './deposit-addresses.service';
@@ -40,6 +41,7 @@ export class DepositSweeper {
     private readonly registry: ChainRegistry,
     private readonly addresses: DepositAddresses,
     private readonly deposits: DepositStore,
+    private readonly senders: SenderLocks,
   ) {
     this.treasury = treasuryWallet(config);
   }
@@ -99,10 +101,13 @@ export class DepositSweeper {
     chainId: number,
     tx: { to: string; value: bigint; gasLimit: bigint; gasPrice: bigint; data?: string },
   ): Promise<string> {
-    const nonce = await provider.getTransactionCount(signer.address, 'pending');
-    const raw = await signer.signTransaction({ type: 0, chainId, nonce, ...tx });
-    const hash = keccak256(raw);
-    await provider.send('eth_sendRawTransaction', [raw]);
+    // The treasury's relayer top-ups read its pending nonce too (SenderLocks).
+    const hash = await this.senders.hold(chainId, signer.address, async () => {
+      const nonce = await provider.getTransactionCount(signer.address, 'pending');
+      const raw = await signer.signTransaction({ type: 0, chainId, nonce, ...tx });
+      await provider.send('eth_sendRawTransaction', [raw]);
+      return keccak256(raw);
+    });
     const until = Date.now() + RECEIPT_TIMEOUT_MS;
     for (;;) {
       const receipt = (await provider.send('eth_getTransactionReceipt', [hash])) as { status: string } | null;

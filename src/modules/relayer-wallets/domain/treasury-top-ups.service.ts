@@ -9,6 +9,7 @@ import { RelayerTopUpStore, TopUpRow } from '../store/relayer-top-up.store';
 import { Floors, topUpAmount } from './floors';
 import { OperatorAlerts } from './operator-alerts.service';
 import { providerErrorDetail } from '../../../common/evm/provider-error';
+import { SenderLocks } from '../../../database/sender-lock';
 
 const TRANSFER_GAS = 21_000n;
 /** Legacy price = 2 × eth_gasPrice: a top-up must not wait behind the work it unblocks. */
@@ -35,6 +36,7 @@ export class TreasuryTopUps {
     private readonly store: RelayerTopUpStore,
     private readonly alerts: OperatorAlerts,
     private readonly metrics: MetricsService,
+    private readonly senders: SenderLocks,
     signers: SignerPool,
   ) {
     this.treasury = signers.treasury();
@@ -60,11 +62,16 @@ export class TreasuryTopUps {
         await this.alerts.raise({ kind: 'relayer.treasury_short', chainId, address: this.treasury.address, balanceWei: available.toString(), amountWei: amount.toString(), detail: `cannot top up ${address}` });
         return null;
       }
-      const nonce = BigInt(await provider.getTransactionCount(this.treasury.address, 'pending'));
-      const raw = await this.treasury.signTransaction({ type: 0, chainId, nonce: Number(nonce), to: address, value: amount, gasLimit: TRANSFER_GAS, gasPrice });
-      const hash = keccak256(raw);
-      await this.store.signed(row.id, nonce, hash, raw);
-      await provider.send('eth_sendRawTransaction', [raw]);
+      const treasury = this.treasury;
+      // The deposit sweeper sends from the treasury too, and other workers top up other keys.
+      const { nonce, hash, raw } = await this.senders.hold(chainId, treasury.address, async () => {
+        const nonce = BigInt(await provider.getTransactionCount(treasury.address, 'pending'));
+        const raw = await treasury.signTransaction({ type: 0, chainId, nonce: Number(nonce), to: address, value: amount, gasLimit: TRANSFER_GAS, gasPrice });
+        const hash = keccak256(raw);
+        await this.store.signed(row.id, nonce, hash, raw);
+        await provider.send('eth_sendRawTransaction', [raw]);
+        return { nonce, hash, raw };
+      });
       this.metrics.relayerTopUps.inc({ chain: String(chainId), result: 'sent' });
       await this.alerts.raise({ kind: 'relayer.top_up_sent', chainId, address, region, balanceWei: balanceWei.toString(), floorWei: floors.floorWei.toString(), amountWei: amount.toString(), hash });
       return { ...row, nonce, hash, raw };
