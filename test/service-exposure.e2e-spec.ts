@@ -96,7 +96,10 @@ describe('what the service shows about itself', () => {
       await provider.set('nonce429');
       output = captureOutput();
       process.env.TEST_LOGS = '1';
-      t = await createTestApp({ env: { CHAINS_FILE: path, CHAIN_HEALTH_INTERVAL_MS: '600000', RPC_TIMEOUT_MS: '3000' } });
+      // The reconciler's nonce checks at the default interval (5 s): at the tests' 1 s, each pass met
+      // the 429 again just as its 1 s Retry-After ran out, so the provider could stay backed off for
+      // good and no estimate reached it (seen once in CI).
+      t = await createTestApp({ env: { CHAINS_FILE: path, CHAIN_HEALTH_INTERVAL_MS: '600000', RPC_TIMEOUT_MS: '3000', RELAY_RECONCILE_INTERVAL_MS: '5000' } });
       ({ apiKey } = await createAccount(t, 50));
     });
     afterAll(async () => {
