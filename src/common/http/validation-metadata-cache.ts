@@ -21,8 +21,9 @@ const CACHED = Symbol('validationMetadataCached');
  * the whole application (an `instanceof` test each, for inherited rules) and filtering the
  * class's own rules, then groups them by property: the same answer on every request, and
  * about half of what validating a submit-tx body took (31.6 µs; 15–17 µs with this cache). The
- * answers are kept per class and options until metadata is added (decorators run as classes load, all before the
- * first request; a class loaded later clears everything). Callers only read the arrays.
+ * answers are kept per class and options until metadata is added (decorators run as classes
+ * load, all before the first request; a class loaded later clears everything). Callers only
+ * read the arrays.
  */
 export function cacheValidationMetadata(storage: Storage = getMetadataStorage() as unknown as Storage): void {
   if (storage[CACHED]) return;
