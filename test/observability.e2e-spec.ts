@@ -186,7 +186,7 @@ describe('observability of the api/worker split', () => {
     }
   }, 150_000);
 
-  it('one relayed transaction is one trace: the HTTP request (continuing the caller traceparent), SQL, Redis, RPC and every pipeline stage, in the worker through the job', async () => {
+  it('one relayed transaction is one trace: the HTTP request (continuing the caller traceparent), SQL, Redis, RPC and every pipeline stage, in the worker through the job; two at once are two traces', async () => {
     const receiver = await otlpReceiver();
     try {
       const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '200' };
@@ -201,26 +201,38 @@ describe('observability of the api/worker split', () => {
       const account = await http().post('/admin/accounts').set('authorization', `Bearer ${TEST_ADMIN_TOKEN}`).send({ address, creditUsd: 50 }).expect(201);
       const apiKey = account.body.data.apiKey as string;
       const traceId = 'b7ad6b7169203331' + Date.now().toString(16).padStart(16, '0');
+      // A second transaction submitted beside it, in a trace of its own: the worker's receipt
+      // passes and settlement batches serve both, and must file each stage under its own trace.
+      const otherTraceId = 'c8be7c827a314442' + Date.now().toString(16).padStart(16, '0');
       const callerSpan = '00f067aa0ba902b7';
       const chain = testChain(31337);
-      const submitted = await http()
-        .post('/api/submit-tx')
-        .set('api-key', apiKey)
-        .set('traceparent', `00-${traceId}-${callerSpan}-01`)
-        .send({ chainId: 31337, to: token(chain, 'USDC'), callData: mintCall(randomAddress(), 3n) })
-        .expect(201);
+      const submit = (trace: string) =>
+        http()
+          .post('/api/submit-tx')
+          .set('api-key', apiKey)
+          .set('traceparent', `00-${trace}-${callerSpan}-01`)
+          .send({ chainId: 31337, to: token(chain, 'USDC'), callData: mintCall(randomAddress(), 3n) })
+          .expect(201);
+      const [submitted, other] = await Promise.all([submit(traceId), submit(otherTraceId)]);
       const txId = submitted.body.data.txId as string;
-      await until('EXECUTED', async () => ((await http().get('/api/tx').query({ id: txId })).body.data?.status === 'EXECUTED' ? true : undefined), 60_000);
+      const otherTxId = other.body.data.txId as string;
+      for (const id of [txId, otherTxId]) await until('EXECUTED', async () => ((await http().get('/api/tx').query({ id })).body.data?.status === 'EXECUTED' ? true : undefined), 60_000);
 
       const stages = ['queue_dwell', 'sign', 'broadcast', 'inclusion', 'settlement'].map((s) => `relay.stage.${s}`);
-      const spans = await until(
+      const stagesOf = (trace: string) => until(
         'the stage spans',
         () => {
-          const mine = receiver.spans.filter((s) => s.traceId === traceId);
+          const mine = receiver.spans.filter((s) => s.traceId === trace);
           return stages.every((n) => mine.some((s) => s.name === n)) ? mine : undefined;
         },
         30_000,
       );
+      const spans = await stagesOf(traceId);
+      const otherSpans = await stagesOf(otherTraceId);
+      // The stages the receipt tracker records (inclusion, settlement) are each transaction's own, in its trace only.
+      const tracked = (mine: typeof spans) => mine.filter((s) => s.name === 'relay.stage.inclusion' || s.name === 'relay.stage.settlement').map((s) => `${s.name} ${String(s.attributes['relay.tx_id'])}`).sort();
+      expect(tracked(spans)).toEqual([`relay.stage.inclusion ${txId}`, `relay.stage.settlement ${txId}`]);
+      expect(tracked(otherSpans)).toEqual([`relay.stage.inclusion ${otherTxId}`, `relay.stage.settlement ${otherTxId}`]);
       if (process.env.TEST_LOGS) console.log(spans.map((s) => `${s.role} ${s.kind} ${s.name} ${JSON.stringify(s.attributes).slice(0, 160)}`).join('\n'));
       // HTTP: the API's server span continues the caller's span.
       const server = spans.find((s) => s.role === 'api' && s.kind === 2 && s.parentSpanId === callerSpan);

@@ -16,6 +16,11 @@ export function runWithTrace<T>(traceId: string, fn: () => T): T {
   return storage.run({ traceId }, fn);
 }
 
+/** The trace id of a relayed transaction's pipeline work (its send job, its settlement's log lines). */
+export function txTraceId(txId: string): string {
+  return `tx-${txId}`;
+}
+
 export function newTraceId(): string {
   return randomUUID();
 }

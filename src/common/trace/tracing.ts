@@ -1,4 +1,5 @@
 import { context, Context, propagation, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { runWithTrace, txTraceId } from './trace-context';
 
 /**
  * The service's own spans (pipeline stages, queued jobs, JSON-RPC calls) and the W3C
@@ -96,6 +97,23 @@ export function rememberTxTrace(txId: string): void {
   if (!enabled) return;
   if (byTx.size >= BY_TX_MAX) byTx.delete(byTx.keys().next().value as string);
   byTx.set(txId, context.active());
+}
+
+/**
+ * Runs `fn` outside the trace of whatever scheduled it, with `traceId` for its log lines. Work
+ * that serves many transactions (a receipt tracker's pass, a settlement batch) starts here:
+ * Node carries the async context into timers and microtasks, so a pass scheduled from one
+ * transaction's send job would file its log lines and every stage span it records under that
+ * transaction's trace.
+ */
+export function runDetached<T>(traceId: string, fn: () => T): T {
+  return context.with(ROOT_CONTEXT, () => runWithTrace(traceId, fn));
+}
+
+/** Runs `fn` in one transaction's trace: its remembered context while tracing is on, and its trace id in the log lines. */
+export function runInTxTrace<T>(txId: string, fn: () => T): T {
+  const parent = enabled ? (byTx.get(txId) ?? ROOT_CONTEXT) : ROOT_CONTEXT;
+  return context.with(parent, () => runWithTrace(txTraceId(txId), fn));
 }
 
 /**

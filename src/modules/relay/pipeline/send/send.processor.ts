@@ -1,7 +1,7 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnModuleInit } from '@nestjs/common';
 import { Job } from 'bullmq';
-import { runWithTrace } from '../../../../common/trace/trace-context';
+import { runWithTrace, txTraceId } from '../../../../common/trace/trace-context';
 import { rememberTxTrace, runJobTraced } from '../../../../common/trace/tracing';
 import { AppConfig } from '../../../../config/app-config';
 import { QUEUES } from '../../../../queue/queue-names';
@@ -68,7 +68,7 @@ export class SendProcessor extends WorkerHost implements OnModuleInit {
     const { txId, mode, row, fees } = job.data;
     rememberTxTrace(txId);
     this.observeDwell(job);
-    await runWithTrace(`tx-${txId}`, async () => {
+    await runWithTrace(txTraceId(txId), async () => {
       try {
         // A row that cannot be signed again (user-signed) is sent as it is.
         if (mode === 'replace' && (await this.replacement.replace(txId, fees ? jobFees(fees) : undefined))) return;

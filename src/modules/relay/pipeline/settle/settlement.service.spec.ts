@@ -1,4 +1,5 @@
-import { Logger } from '@nestjs/common';
+import { Logger, LoggerService } from '@nestjs/common';
+import { currentTraceId, runWithTrace } from '../../../../common/trace/trace-context';
 import { build } from '../../../../../test/fakes/build';
 import { LedgerService, LowBalanceMonitor } from '../../../accounts';
 import { ChainRegistry } from '../../../chains';
@@ -132,6 +133,31 @@ describe('SettlementService', () => {
     expect(publisher.publish).toHaveBeenCalledWith('status', expect.objectContaining({ txId: over.id, status: 'EXECUTED' }), null);
     // The tracker released the key slots when it saw the receipts: none is released twice.
     expect(get(KeySlots).release).not.toHaveBeenCalled();
+  });
+
+  it("each settled row's line carries that row's trace id, not the batch's", async () => {
+    const { unit, tx, txs } = setup({});
+    const second = Object.assign(new RelayTransactionEntity(), { ...tx, id: '0b7c2f4e-9d1a-4c3b-8e2f-000000000002' });
+    const over = Object.assign(new RelayTransactionEntity(), { ...tx, id: '0b7c2f4e-9d1a-4c3b-8e2f-000000000003', estimatedCostMicro: 10_000n });
+    txs.settleCoveredMany.mockImplementation(async (items) => new Map(items.map((i) => [i.tx.id, { ...stamps, low_balance_due: false }])));
+    txs.lockForSettlement.mockResolvedValue(over);
+    const lines: Array<[string | undefined, string]> = [];
+    const record = (message: unknown) => void lines.push([currentTraceId(), String(message)]);
+    Logger.overrideLogger({ log: record, warn: record, error: record } as LoggerService);
+    try {
+      await runWithTrace('settle-1', () =>
+        unit.settleMinedMany([
+          { txId: tx.id, receipt: receipt(), known: tx },
+          { txId: second.id, receipt: receipt(), known: second },
+          { txId: over.id, receipt: receipt(), known: over },
+        ]),
+      );
+    } finally {
+      Logger.overrideLogger(false);
+    }
+    // Two from the one statement, the third (above its reservation) from its own transaction.
+    expect(lines).toEqual(expect.arrayContaining([tx, second, over].map((t) => [`tx-${t.id}`, expect.stringMatching(new RegExp(`^tx ${t.id} EXECUTED`))])));
+    expect(lines.filter(([, m]) => m.startsWith('tx '))).toHaveLength(3);
   });
 
   it('a batch the statement fails for is settled one by one on the general path', async () => {

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { toQuantity } from 'ethers';
 import { EntityManager } from 'typeorm';
+import { runInTxTrace } from '../../../../common/trace/tracing';
 import { AccountCounters, LedgerService, LowBalanceMonitor } from '../../../accounts';
 import { ChainRegistry } from '../../../chains';
 import { MetricsService } from '../../../metrics';
@@ -96,7 +97,7 @@ export class SettlementService {
         try {
           return { prepared: await this.prepareMined(tx, receipt, now), receipt };
         } catch (err) {
-          this.logger.error(`settling ${txId} failed: ${(err as Error).message}`);
+          runInTxTrace(txId, () => this.logger.error(`settling ${txId} failed: ${(err as Error).message}`));
           return null;
         }
       }),
@@ -123,16 +124,18 @@ export class SettlementService {
     }
     await this.publisher.publishMany('status', announced);
     for (const userId of lowBalance) await this.lowBalance.check(userId);
-    for (const { notification: n } of announced) this.logger.log(`tx ${n.txId} ${n.status}${n.executionTxHash ? ` ${n.executionTxHash}` : ''}`);
-    // Over the reservation, left out by the statement, or the statement failed: one transaction each.
+    for (const { notification: n } of announced) runInTxTrace(n.txId, () => this.logFinal(n));
+    // Over the reservation, left out by the statement, or the statement failed: one transaction each, in its own trace.
     for (const { prepared: p, receipt } of ready) {
       if (settled.has(p.tx.id)) continue;
-      try {
-        await this.settleGeneral(p, receipt);
-        this.metrics.observeStage(p.tx.chainId, 'settlement', seenAt, p.tx.id);
-      } catch (err) {
-        this.logger.error(`settling ${p.tx.id} failed: ${(err as Error).message}`);
-      }
+      await runInTxTrace(p.tx.id, async () => {
+        try {
+          await this.settleGeneral(p, receipt);
+          this.metrics.observeStage(p.tx.chainId, 'settlement', seenAt, p.tx.id);
+        } catch (err) {
+          this.logger.error(`settling ${p.tx.id} failed: ${(err as Error).message}`);
+        }
+      });
     }
   }
 
@@ -231,7 +234,7 @@ export class SettlementService {
     });
     if (!written) return false;
     const w = written as RelayTransactionEntity;
-    this.logger.warn(`tx ${w.id} corrected after a reorg: ${w.status} ${receipt.transactionHash} in block ${receipt.blockNumber}, charge ${deltaMicro >= 0n ? '+' : ''}${deltaMicro} micro-USD`);
+    runInTxTrace(w.id, () => this.logger.warn(`tx ${w.id} corrected after a reorg: ${w.status} ${receipt.transactionHash} in block ${receipt.blockNumber}, charge ${deltaMicro >= 0n ? '+' : ''}${deltaMicro} micro-USD`));
     if (notification) await this.publisher.publish('status', notification, w.origin);
     // The adjustment moved the balance: it may have crossed the account's low-balance threshold.
     await this.lowBalance.check(w.userId);
@@ -311,7 +314,12 @@ export class SettlementService {
     this.metrics.countTerminal(notification.chainId, notification.status, latencyMs);
     await this.publisher.publish('status', notification, tx.origin);
     if (lowBalanceDue) await this.lowBalance.check(notification.userId);
-    this.logger.log(`tx ${notification.txId} ${notification.status}${notification.executionTxHash ? ` ${notification.executionTxHash}` : ''}`);
+    runInTxTrace(notification.txId, () => this.logFinal(notification));
+  }
+
+  /** The line a final status leaves, in the transaction's own trace whoever settled it (a tracker pass, the reconciler). */
+  private logFinal(n: TxNotification): void {
+    this.logger.log(`tx ${n.txId} ${n.status}${n.executionTxHash ? ` ${n.executionTxHash}` : ''}`);
   }
 
   private async toMicro(chainId: number, wei: bigint): Promise<bigint> {

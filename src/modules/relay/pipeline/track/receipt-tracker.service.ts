@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { toQuantity } from 'ethers';
+import { runDetached } from '../../../../common/trace/tracing';
 import { AppConfig } from '../../../../config/app-config';
 import { ChainRegistry } from '../../../chains';
 import type { RelayTransactionEntity } from '../../store/relay-transaction.entity';
@@ -210,7 +211,8 @@ export class ReceiptTracker implements OnModuleDestroy {
     watch.dueAt = Date.now() + interval;
     watch.timer = setTimeout(() => {
       watch.timer = undefined;
-      void this.tick(chainId, watch).finally(() => {
+      // A pass serves every transaction of the chain, not the one whose send scheduled it.
+      void runDetached(`track-${chainId}-${Date.now()}`, () => this.tick(chainId, watch)).finally(() => {
         const again = watch.rerun;
         watch.rerun = false;
         if (watch.hashes.size > 0) this.schedule(chainId, watch, again ? KICK_MS : this.backoff(chainId, watch));
@@ -303,8 +305,8 @@ export class ReceiptTracker implements OnModuleDestroy {
   private startSettlements(): void {
     while (this.running.size < SETTLE_PARALLEL && this.waitingSettlement.length > 0) {
       const batch = this.waitingSettlement.splice(0, SETTLE_BATCH);
-      const run: Promise<void> = this.settlement
-        .settleMinedMany(batch)
+      // Started by whichever pass, sender or batch found the receipts: each row's lines and spans are its own (SettlementService).
+      const run: Promise<void> = runDetached(`settle-${Date.now()}`, () => this.settlement.settleMinedMany(batch))
         .catch((err: Error) => {
           // The reconciler retries settlement from the chain; losing it here loses nothing.
           this.logger.error(`settling ${batch.length} receipt(s) failed: ${err.message}`);

@@ -1,3 +1,6 @@
+import { context, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { currentTraceId, runWithTrace } from '../../../../common/trace/trace-context';
 import type { AppConfig } from '../../../../config/app-config';
 import type { ChainRegistry } from '../../../chains';
 import type { SettlementService } from '../settle/settlement.service';
@@ -65,12 +68,18 @@ describe('ReceiptTracker scanning blocks', () => {
   /** A chain of `head` blocks; `mined` places hashes in blocks; `onFetch` runs while a block's receipts are being read. */
   function setup(head: number, mined: Record<number, string[]>) {
     const fetched: number[] = [];
+    /** The log trace id and the active span where each pass read the head and each batch was settled. */
+    const contexts: Array<{ at: 'pass' | 'batch'; traceId?: string; span: boolean }> = [];
+    const note = (at: 'pass' | 'batch') => contexts.push({ at, traceId: currentTraceId(), span: trace.getActiveSpan() !== undefined });
     const settled: string[] = [];
     const released: string[] = [];
     const batches: string[][] = [];
     let onFetch: ((block: number) => void) | undefined;
     const provider = {
-      getBlockNumber: async () => head,
+      getBlockNumber: async () => {
+        note('pass');
+        return head;
+      },
       send: async (method: string, params: unknown[]) => {
         expect(method).toBe('eth_getBlockReceipts');
         const block = Number(params[0]);
@@ -85,6 +94,7 @@ describe('ReceiptTracker scanning blocks', () => {
     const settlement = {
       settleMined: async (txId: string) => void settled.push(txId),
       settleMinedMany: async (batch: Array<{ txId: string }>) => {
+        note('batch');
         batches.push(batch.map((b) => b.txId));
         for (const { txId } of batch) settled.push(txId);
       },
@@ -94,7 +104,7 @@ describe('ReceiptTracker scanning blocks', () => {
     const tracker = new ReceiptTracker(chains, settlement, config);
     trackers.push(tracker);
     const tick = () => (tracker as unknown as { tick(c: number, w: unknown): Promise<void> }).tick(1, (tracker as unknown as { watches: Map<number, unknown> }).watches.get(1));
-    return { tracker, tick, fetched, settled, released, batches, setFetchHook: (f: (block: number) => void) => (onFetch = f) };
+    return { tracker, tick, fetched, settled, released, batches, contexts, setFetchHook: (f: (block: number) => void) => (onFetch = f) };
   }
 
   const trackers: ReceiptTracker[] = [];
@@ -153,5 +163,27 @@ describe('ReceiptTracker scanning blocks', () => {
     t.tracker.track(1, 'C', hashOf(0xc), 1, undefined, sentAt);
     await t.tick();
     expect(t.fetched.length).toBe(reads);
+  });
+
+  describe('in whose trace', () => {
+    beforeAll(() => context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable()));
+    afterAll(() => context.disable());
+
+    it("a pass scheduled by one transaction's send job, and the batch it settles, run in no transaction's trace", async () => {
+      const t = setup(2, { 2: [hashOf(0xa), hashOf(0xb)] });
+      t.setFetchHook(() => undefined);
+      // Both sends run in their jobs' traces (the log id and the job's span); A's schedules the pass.
+      for (const [id, n] of [['A', 0xa], ['B', 0xb]] as const) {
+        runWithTrace(`tx-${id}`, () => trace.getTracer('spec').startActiveSpan(`relay.send ${id}`, (span) => (t.tracker.track(1, id, hashOf(n), 1), span.end())));
+      }
+      for (let i = 0; i < 200 && t.batches.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+      expect(t.batches).toEqual([['A', 'B']]);
+      // The settlement gives each row its own trace (SettlementService); the pass and the batch carry none of A's.
+      expect(t.contexts.length).toBeGreaterThanOrEqual(2);
+      for (const c of t.contexts) {
+        expect(c.span).toBe(false);
+        expect(c.traceId).toMatch(c.at === 'pass' ? /^track-1-\d+$/ : /^settle-\d+$/);
+      }
+    });
   });
 });
