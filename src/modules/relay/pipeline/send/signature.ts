@@ -2,6 +2,7 @@ import { keccak256 } from '../../../../common/evm/keccak';
 import { FeeSettings } from '../../core/fees';
 import { RelaySigner } from '../../core/signer-pool.service';
 import { signedRequest } from '../../core/signed-request';
+import { copyOf } from '../../core/row-copy';
 import { RelayTransactionEntity } from '../../store/relay-transaction.entity';
 import { SignedTx } from '../../store/relay-broadcast.store';
 
@@ -27,11 +28,6 @@ export async function signRow(signer: RelaySigner, tx: RelayTransactionEntity, f
 export function withSignature(tx: RelayTransactionEntity, sig: Signature, replacement: boolean): RelayTransactionEntity {
   const fees = replacement ? feeColumns(sig.fees) : {};
   return copyOf(tx, { sender: sig.sender.toLowerCase(), nonce: sig.nonce, executionTxHash: sig.hash, stage: tx.stage === 'accepted' ? 'signed' : tx.stage, ...fees });
-}
-
-/** A copy of the row with `changes` (same prototype). */
-export function copyOf(tx: RelayTransactionEntity, changes: Partial<RelayTransactionEntity>): RelayTransactionEntity {
-  return Object.assign(Object.create(Object.getPrototypeOf(tx)) as RelayTransactionEntity, tx, changes);
 }
 
 function feeColumns(fees: FeeSettings): Partial<RelayTransactionEntity> {

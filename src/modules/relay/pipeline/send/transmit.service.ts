@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { MetricsService } from '../../../metrics';
 import { reactionTo } from '../../core/broadcast-reaction';
+import { copyOf } from '../../core/row-copy';
 import { FeeSettings, maxGasPrice } from '../../core/fees';
 import { RelaySigner } from '../../core/signer-pool.service';
 import { broadcastInsertCte } from '../../store/relay-broadcast.store';
@@ -13,7 +14,7 @@ import { Broadcasted } from './broadcasted';
 import { heldBack, Refusals } from './refusals';
 import { Repricer } from './repricer.service';
 import { BackPressureError, TransientSendError } from './send-errors';
-import { copyOf, Signature, signRow, withSignature } from './signature';
+import { Signature, signRow, withSignature } from './signature';
 
 /** A lagging read node shows the higher base fee within about a block. */
 const UNDER_BASE_FEE_RETRY_MS = 1_000;

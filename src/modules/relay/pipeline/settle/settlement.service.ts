@@ -12,6 +12,7 @@ import { confirmationsOf } from '../../core/confirmations';
 import { weiToMicroUsd } from '../../core/fees';
 import { MinedReceipt, receiptJson } from '../../core/mined-receipt';
 import { ReorgCorrection } from '../../core/reorg-correction';
+import { copyOf } from '../../core/row-copy';
 import { decodeRevertData, revertDataOf } from '../../core/revert-decoder';
 import { countersFor, minedCostWei } from '../../core/settlement-math';
 import { IN_FLIGHT, MINED, minedOutcome, Move, move, SENT, settledStage, Stage, statusOf } from '../../core/stage';
@@ -166,7 +167,7 @@ export class SettlementService {
       ...(final ? { finalizedAt: now } : {}),
     };
     const success = cancellation ? null : m.status === 'EXECUTED';
-    const finished = Object.assign(Object.create(Object.getPrototypeOf(tx)) as RelayTransactionEntity, tx, fields, { status: m.status, stage: m.to });
+    const finished = copyOf(tx, { ...fields, status: m.status, stage: m.to });
     return {
       tx,
       m,
