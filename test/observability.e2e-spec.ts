@@ -233,6 +233,12 @@ describe('observability of the api/worker split', () => {
       const tracked = (mine: typeof spans) => mine.filter((s) => s.name === 'relay.stage.inclusion' || s.name === 'relay.stage.settlement').map((s) => `${s.name} ${String(s.attributes['relay.tx_id'])}`).sort();
       expect(tracked(spans)).toEqual([`relay.stage.inclusion ${txId}`, `relay.stage.settlement ${txId}`]);
       expect(tracked(otherSpans)).toEqual([`relay.stage.inclusion ${otherTxId}`, `relay.stage.settlement ${otherTxId}`]);
+      // Settled, the traces are complete: the worker's background loops (slot lease renewals each
+      // second, head polls, the next receipt passes), started by one of these sends, add nothing.
+      const inTraces = () => receiver.spans.filter((s) => s.traceId === traceId || s.traceId === otherTraceId).map((s) => `${s.role} ${s.name}`);
+      const settledCount = inTraces().length;
+      await new Promise((r) => setTimeout(r, 3_000));
+      expect(inTraces().slice(settledCount)).toEqual([]);
       if (process.env.TEST_LOGS) console.log(spans.map((s) => `${s.role} ${s.kind} ${s.name} ${JSON.stringify(s.attributes).slice(0, 160)}`).join('\n'));
       // HTTP: the API's server span continues the caller's span.
       const server = spans.find((s) => s.role === 'api' && s.kind === 2 && s.parentSpanId === callerSpan);

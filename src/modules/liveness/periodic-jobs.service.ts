@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import Redis, { Cluster } from 'ioredis';
-import { runWithTrace } from '../../common/trace/trace-context';
+import { runDetached } from '../../common/trace/tracing';
 import { QueueConnection } from '../../redis/queue-connection';
 import { REDIS } from '../../redis/redis.module';
 import { MetricsService } from '../metrics';
@@ -75,7 +75,7 @@ export class PeriodicJobs implements OnApplicationShutdown {
   /** One watchdog pass; concurrent callers share the running one. */
   check(reason = 'watchdog'): Promise<void> {
     if (this.stopped) return Promise.resolve();
-    this.running ??= runWithTrace(`liveness-${Date.now()}`, () => this.pass(reason)).finally(() => {
+    this.running ??= runDetached(`liveness-${Date.now()}`, () => this.pass(reason)).finally(() => {
       this.running = null;
     });
     return this.running;

@@ -2,6 +2,7 @@ import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { JsonRpcProvider, Network } from 'ethers';
 import { MetricsService } from '../../metrics';
 import { AppError } from '../../../common/errors/app-error';
+import { runDetached } from '../../../common/trace/tracing';
 import { registerProviderUrl } from '../../../common/evm/provider-url';
 import { AppConfig } from '../../../config/app-config';
 import { environment } from '../../../config/process-env';
@@ -103,9 +104,11 @@ export class ChainRegistry implements OnModuleInit, OnModuleDestroy {
     });
     for (const e of pool.endpoints) this.metrics.rpcProviderHealthy.set({ chain: label, provider: e.label }, 1);
     const provider = new PooledJsonRpcProvider(pool, Network.from(chainId));
-    const timer = setInterval(() => void pool.pollHeads(), this.config.RPC_HEAD_POLL_MS);
-    timer.unref();
-    void pool.pollHeads();
+    // Made on the chain's first use, whatever request or job that is: the polls belong to none of them.
+    const timer = runDetached(`head-poll-${chainId}`, () => {
+      void pool.pollHeads();
+      return setInterval(() => void pool.pollHeads(), this.config.RPC_HEAD_POLL_MS).unref();
+    });
     const entry = { provider, pool, timer };
     this.pools.set(chainId, entry);
     return entry;

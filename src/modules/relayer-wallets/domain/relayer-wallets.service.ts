@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { runWithTrace } from '../../../common/trace/trace-context';
+import { runDetached } from '../../../common/trace/tracing';
 import { AppConfig } from '../../../config/app-config';
 import { ChainHealthService, ChainRegistry } from '../../chains';
 import { MetricsService } from '../../metrics';
@@ -91,7 +91,7 @@ export class RelayerWalletsService implements OnApplicationBootstrap, OnApplicat
       this.again = true;
       return this.running;
     }
-    this.running = runWithTrace(`relayer-wallets-${Date.now()}`, async () => {
+    this.running = runDetached(`relayer-wallets-${Date.now()}`, async () => {
       do {
         this.again = false;
         await this.pass();

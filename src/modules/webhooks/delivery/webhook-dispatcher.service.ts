@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
-import { runWithTrace } from '../../../common/trace/trace-context';
+import { runDetached } from '../../../common/trace/tracing';
 import { AppConfig } from '../../../config/app-config';
 import { AccountSignals, TxSignalSubscriber, TxStatusEventStore } from '../../tx-events';
 import { SecretBox } from '../../../common/crypto/secret-box';
@@ -72,7 +72,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       this.again = true;
       return;
     }
-    this.running = runWithTrace(`webhook-dispatch-${Date.now()}`, () => this.loop()).finally(() => {
+    this.running = runDetached(`webhook-dispatch-${Date.now()}`, () => this.loop()).finally(() => {
       this.running = null;
     });
   }

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { runDetached } from '../../../../common/trace/tracing';
 import { AppConfig } from '../../../../config/app-config';
 import { capAfterRefusal } from '../../core/key-choice';
 import { RelayTransactionStore } from '../../store/relay-transaction.store';
@@ -319,7 +320,8 @@ export class KeySlots implements OnModuleDestroy {
   /** While sends wait: slots freed by other processes are seen within POLL_WAITERS_MS. */
   private startPoller(): void {
     if (this.poller) return;
-    this.poller = setInterval(() => {
+    // Started by the first send that waits, but it serves every waiter: not in that send's trace.
+    this.poller = runDetached('key-slots-waiters', () => setInterval(() => {
       if (this.waiters.length === 0) {
         clearInterval(this.poller);
         this.poller = undefined;
@@ -327,20 +329,20 @@ export class KeySlots implements OnModuleDestroy {
       }
       this.lookAll = true;
       void this.wake();
-    }, POLL_WAITERS_MS);
-    this.poller.unref();
+    }, POLL_WAITERS_MS).unref());
   }
 
+  /** Started by the first send that takes a slot; they run for the process, in no send's trace. */
   private startSweeper(): void {
     if (this.sweeper) return;
-    this.sweeper = setInterval(() => void this.sweep(), SWEEP_EVERY_MS);
-    this.sweeper.unref();
+    this.sweeper = runDetached('key-slots', () => setInterval(() => void this.sweep(), SWEEP_EVERY_MS).unref());
     // The leases of this process's slots, kept alive while it holds them.
-    this.renewer = setInterval(() => {
-      const held = [...this.holders].map(([txId, h]) => ({ key: h.key, txId }));
-      this.ledger.renew(held).catch((err: Error) => this.logger.warn(`in-flight slot renewal: ${err.message}`));
-    }, SLOT_RENEW_MS);
-    this.renewer.unref();
+    this.renewer = runDetached('key-slots', () =>
+      setInterval(() => {
+        const held = [...this.holders].map(([txId, h]) => ({ key: h.key, txId }));
+        this.ledger.renew(held).catch((err: Error) => this.logger.warn(`in-flight slot renewal: ${err.message}`));
+      }, SLOT_RENEW_MS).unref(),
+    );
   }
 
   /** Frees slots whose rows left the signed/broadcast stages without this process hearing of it. */

@@ -1,3 +1,4 @@
+import { currentTraceId, runWithTrace } from '../../../../common/trace/trace-context';
 import type { RelayTransactionStore } from '../../store/relay-transaction.store';
 import type { ReceiptTracker } from '../track/receipt-tracker.service';
 import { BroadcastMarks } from './broadcast-marks';
@@ -28,5 +29,16 @@ describe('BroadcastMarks', () => {
     marks.accepted('0x3', 't3');
     await marks.flush();
     expect(markBroadcast).toHaveBeenCalledTimes(1);
+  });
+
+  it("the timed flush writes many sends' marks, so it runs in none of their traces", async () => {
+    const { marks, markBroadcast } = marksWith(new Set(['t1', 't2']));
+    let traceId: string | undefined = 'unset';
+    markBroadcast.mockImplementation(async () => void (traceId = currentTraceId()));
+    runWithTrace('tx-t1', () => marks.accepted('0x1', 't1'));
+    runWithTrace('tx-t2', () => marks.accepted('0x2', 't2'));
+    for (let i = 0; i < 100 && markBroadcast.mock.calls.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(markBroadcast).toHaveBeenCalledWith(['0x1', '0x2']);
+    expect(traceId).toBe('broadcast-marks');
   });
 });

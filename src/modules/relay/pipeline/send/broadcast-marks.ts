@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { runDetached } from '../../../../common/trace/tracing';
 import { RelayTransactionStore } from '../../store/relay-transaction.store';
 import { ReceiptTracker } from '../track/receipt-tracker.service';
 
@@ -31,7 +32,8 @@ export class BroadcastMarks implements OnModuleDestroy {
    */
   accepted(hash: string, txId?: string): void {
     this.pending.push({ hash, txId });
-    this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
+    // The batch is many sends': its statement is in none of their traces.
+    this.timer ??= runDetached('broadcast-marks', () => setTimeout(() => void this.flush(), FLUSH_MS));
   }
 
   async flush(): Promise<void> {
