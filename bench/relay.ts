@@ -27,7 +27,7 @@
  *   BENCH_CHAIN_PORT [28545], BENCH_DATABASE_URL [postgres://postgres@127.0.0.1:5432/relay_bench],
  *   BENCH_REDIS_URL [redis://127.0.0.1:6379/14], BENCH_PHASE_TIMEOUT_MS [60000] (per phase; phase 3
  *   gives each side half), BENCH_MAX_RUNTIME_MS [300000], BENCH_LOGS=1 (print the app's logs),
- *   BENCH_ENFORCE=1 (also exit 1 when a target is missed), BENCH_APP_NODE_ARGS (node options of each app process),
+ *   BENCH_ENFORCE=1 (also exit 1 when a target is missed), BENCH_APP_NODE_ARGS (node options of each app process; default the shipped ones, APP_NODE_OPTIONS),
  *   BENCH_INTAKE_ONLY=1 (phase 1 against an APP_ROLE=api process, no worker: the intake's own cost; set BENCH_N=0 BENCH_SYNC_M=0
  *   BENCH_BLOCK_SECONDS=0), BENCH_PROFILE_SUBMIT=<file> (a V8 CPU profile of phase 1),
  *   BENCH_PROFILE=<file> (a V8 CPU profile of this process during the relay half of phase 2, for
@@ -62,6 +62,7 @@ import { DataSource } from 'typeorm';
 import { bringUpDevnet, type Devnet } from '../scripts/devnet';
 import { localSigningMedianUs } from './sign-speed';
 import { ANVIL_MNEMONIC } from '../scripts/devnet/accounts';
+import { APP_NODE_OPTIONS } from '../scripts/local-stack/app-node-options';
 import { chainsFileFor } from '../scripts/local-stack/chains-config';
 import { recreateDatabase } from '../scripts/local-stack/database';
 import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC, devRelayerAddresses } from '../scripts/local-stack/dev-keys';
@@ -408,8 +409,8 @@ function startAppProcess(role: 'all' | 'api' | 'worker', label: string, problems
   return new Promise((resolve, reject) => {
     // BENCH_APP_PROFILE=<dir>: each app process writes a V8 CPU profile of its whole run there when it exits.
     const profile = process.env.BENCH_APP_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_APP_PROFILE}`] : [];
-    // BENCH_APP_NODE_ARGS: node options for each app process (V8 flags that NODE_OPTIONS refuses, such as --single-threaded-gc).
-    const nodeArgs = (process.env.BENCH_APP_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+    // BENCH_APP_NODE_ARGS: node options for each app process instead of the shipped ones (APP_NODE_OPTIONS; '' for none).
+    const nodeArgs = (process.env.BENCH_APP_NODE_ARGS ?? APP_NODE_OPTIONS.join(' ')).split(/\s+/).filter(Boolean);
     const child = spawn(process.execPath, [...nodeArgs, ...profile, '-r', 'ts-node/register/transpile-only', join(ROOT, 'src', 'main.ts')], {
       cwd: ROOT,
       env: { ...process.env, APP_ROLE: role, PORT: '0', LOG_FORMAT: 'json', TS_NODE_TRANSPILE_ONLY: '1' },

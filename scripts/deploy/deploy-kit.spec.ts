@@ -11,6 +11,7 @@ import yaml from 'js-yaml';
 import { AppConfig } from '../../src/config/app-config';
 import { MetricsService } from '../../src/modules/metrics';
 import { loadChainsFile } from '../../src/modules/chains/domain/load-chains-file';
+import { APP_NODE_OPTIONS } from '../local-stack/app-node-options';
 import { QueueDepthMetrics } from '../../src/queue/queue-depth.metrics';
 import { QueueConnection } from '../../src/redis/queue-connection';
 import { CHART_DIR, helm, validateManifests } from './helm';
@@ -264,7 +265,7 @@ describe('deploy kit: compose, image and healthcheck', () => {
     expect(loadChainsFile(join(ROOT, 'deploy/compose/chains.example.json'), process.env).map((c) => c.chainId)).toEqual([84532]);
   });
 
-  it('the Dockerfile ends in a runtime stage: production dependencies only, non-root, node dist/main.js, a HEALTHCHECK', () => {
+  it('the Dockerfile ends in a runtime stage: production dependencies only, non-root, node dist/main.js with the app\'s node options, a HEALTHCHECK', () => {
     const dockerfile = read('docker/Dockerfile');
     const stages = [...dockerfile.matchAll(/^FROM (\S+) AS (\S+)$/gm)].map((m) => m[2]);
     expect(stages[stages.length - 1]).toBe('runtime');
@@ -273,6 +274,9 @@ describe('deploy kit: compose, image and healthcheck', () => {
     expect(runtime).toMatch(/^USER node$/m);
     expect(runtime).toMatch(/^HEALTHCHECK .*CMD \["node", "docker\/healthcheck.js"\]$/m);
     expect(runtime).toMatch(/^CMD \["node", "dist\/main.js"\]$/m);
+    // The node options every app process we start runs with (the chart's `node dist/main.js` inherits the image's).
+    expect(runtime).toMatch(new RegExp(`^ENV .*NODE_OPTIONS=${APP_NODE_OPTIONS.join(' ')}$`, 'm'));
+    expect((JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts['start:prod']).toBe(`node ${APP_NODE_OPTIONS.join(' ')} dist/main.js`);
     const prodDeps = dockerfile.slice(dockerfile.indexOf('AS prod-deps'), dockerfile.indexOf('AS local'));
     expect(prodDeps).toMatch(/npm install --omit=dev/);
   });

@@ -12,6 +12,7 @@ import Redis from 'ioredis';
 import { bringUpDevnet, isRpcUp } from '../devnet';
 import { ANVIL_TEST_ACCOUNTS } from '../devnet/accounts';
 import { startExchangeServer } from '../exchange/server';
+import { APP_NODE_OPTIONS } from './app-node-options';
 import { chainsFileFor, EXCHANGE_TESTNET_ID, settlementDelegateEnv } from './chains-config';
 import { DatabaseNotOwnedError, ensureDatabase } from './database';
 import { DEV_AUTH_MNEMONIC, DEV_RELAYER_MNEMONIC, devRelayerAddresses, devTreasuryAddress, devTreasuryKey } from './dev-keys';
@@ -157,8 +158,8 @@ async function main(): Promise<void> {
   // The admin CLI (npm run admin) reads this file, so it talks to the same database.
   writeSecretFile(join(STATE, 'local.env'), Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n') + '\n');
 
-  console.log(`starting the API: node dist/main.js (its log follows)`);
-  const app = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'inherit' });
+  console.log(`starting the API: node ${APP_NODE_OPTIONS.join(' ')} dist/main.js (its log follows)`);
+  const app = spawn(process.execPath, [...APP_NODE_OPTIONS, join(ROOT, 'dist', 'main.js')], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'inherit' });
   const heartbeat = startHeartbeat(devnet.chains.map((c) => c.rpcUrl), HEARTBEAT_SEC);
   const feedKeeper = startFeedKeeper(devnet.chains);
   const shutdown = async (code: number) => {
