@@ -44,6 +44,18 @@ export interface SideFigures {
   /** Relay only: block arrival → its settlement's database transaction began (`settled_at` is its now()), p50 / p99 ms over every transaction. */
   settledP50Ms?: number;
   settledP99Ms?: number;
+  /** Relay burst only: each block it was mined in, whether the burst's intake was still running when the block arrived, and that block's p50s. */
+  byBlock?: BlockFigures[];
+}
+
+export interface BlockFigures {
+  block: number;
+  /** Blocks after the head when the burst began (1: the next block). */
+  nth: number;
+  rows: number;
+  intakeRunning: boolean;
+  visibleP50Ms: number;
+  settledP50Ms: number;
 }
 
 export interface BlocksResults {
@@ -177,7 +189,26 @@ async function minedInfo(url: string, hash: string): Promise<MinedInfo | null> {
   return { block: Number(r.blockNumber), gweiPerGas: Number(BigInt(r.effectiveGasPrice)) / 1e9 };
 }
 
-function figures(sent: Sent[], mined: Array<MinedInfo | null>, arrivals: Map<number, number>, firstHead: number, settledAt?: Array<number | undefined>): SideFigures {
+/** Per block, what a burst's rows saw: the rows, the p50 of block → visible (sampled rows) and of block → settlement began. */
+function byBlockOf(sent: Sent[], mined: Array<MinedInfo | null>, arrivals: Map<number, number>, firstHead: number, settledAt: Array<number | undefined>, intakeDoneAt: number): BlockFigures[] {
+  const blocks = new Map<number, { rows: number; visible: number[]; settled: number[] }>();
+  sent.forEach((s, i) => {
+    const m = mined[i];
+    const arrival = m ? arrivals.get(m.block) : undefined;
+    if (!m || arrival === undefined) return;
+    const b = blocks.get(m.block) ?? { rows: 0, visible: [], settled: [] };
+    b.rows++;
+    if (s.visibleAt !== undefined) b.visible.push(s.visibleAt - arrival);
+    const at = settledAt[i];
+    if (at !== undefined) b.settled.push(at - arrival);
+    blocks.set(m.block, b);
+  });
+  return [...blocks]
+    .sort(([a], [b]) => a - b)
+    .map(([block, b]) => ({ block, nth: block - firstHead, rows: b.rows, intakeRunning: (arrivals.get(block) ?? 0) < intakeDoneAt, visibleP50Ms: percentile(b.visible, 50), settledP50Ms: percentile(b.settled, 50) }));
+}
+
+function figures(sent: Sent[], mined: Array<MinedInfo | null>, arrivals: Map<number, number>, firstHead: number, settledAt?: Array<number | undefined>, intakeDoneAt?: number): SideFigures {
   const blocks: number[] = [];
   const visible: number[] = [];
   const settled: number[] = [];
@@ -206,6 +237,7 @@ function figures(sent: Sent[], mined: Array<MinedInfo | null>, arrivals: Map<num
     visibleP50Ms: percentile(visible, 50),
     visibleP99Ms: percentile(visible, 99),
     ...(settledAt ? { settledP50Ms: percentile(settled, 50), settledP99Ms: percentile(settled, 99) } : {}),
+    ...(settledAt && intakeDoneAt !== undefined ? { byBlock: byBlockOf(sent, mined, arrivals, firstHead, settledAt, intakeDoneAt) } : {}),
   };
 }
 
@@ -321,6 +353,8 @@ export async function phaseBlocks(ctx: BlocksContext): Promise<BlocksResults> {
           (err: Error) => void ctx.problems.push(`1 s blocks burst relay: ${err.message}`),
         ),
     );
+    // Every submission of the burst answered: a block arriving before this shared the cores with the intake.
+    const burstIntakeDoneAt = now();
     await Promise.all(relayWatch);
     const burstRelayOut = await relayOutcome(ctx, burstRelay, now() + 60_000);
     await heads.waitBlocks(2);
@@ -340,7 +374,7 @@ export async function phaseBlocks(ctx: BlocksContext): Promise<BlocksResults> {
     );
     await Promise.all(directWatch);
     const burst = {
-      relay: figures(burstRelay, burstRelayOut.mined, heads.arrivals, burstRelay[0]?.headAt ?? 0, burstRelayOut.settledAt),
+      relay: figures(burstRelay, burstRelayOut.mined, heads.arrivals, burstRelay[0]?.headAt ?? 0, burstRelayOut.settledAt, burstIntakeDoneAt),
       direct: figures(burstDirect, await directOutcome(ctx, burstDirect, now() + 60_000), heads.arrivals, burstDirect[0]?.headAt ?? 0),
     };
     return { paced, burst };
@@ -365,6 +399,9 @@ export function blocksRows(r: BlocksResults, blockSeconds: number): Array<[strin
     rows.push([`${blockSeconds} s blocks ${name}: fee paid per gas (gwei)`, f(relay.gweiPerGas, 4), f(direct.gweiPerGas, 4)]);
     rows.push([`${blockSeconds} s blocks ${name}: block → final visible p50 / p99 (ms)`, `${f(relay.visibleP50Ms)} / ${f(relay.visibleP99Ms)} (API)`, `${f(direct.visibleP50Ms)} / ${f(direct.visibleP99Ms)} (receipt poll)`]);
     rows.push([`${blockSeconds} s blocks ${name}: block → settlement began p50 / p99 (ms)`, `${f(relay.settledP50Ms)} / ${f(relay.settledP99Ms)}`, '']);
+    for (const b of relay.byBlock ?? []) {
+      rows.push([`${blockSeconds} s blocks ${name}, block ${b.nth}: ${b.rows} rows, intake ${b.intakeRunning ? 'running' : 'done'}`, `visible ${f(b.visibleP50Ms)} / settlement began ${f(b.settledP50Ms)} ms (p50)`, '']);
+    }
   }
   return rows;
 }
