@@ -6,6 +6,7 @@ import { ChainRegistry } from '../../../chains';
 import type { RelayTransactionEntity } from '../../store/relay-transaction.entity';
 import { fromRpcReceipt, MinedReceipt } from '../../core/mined-receipt';
 import { SettlementService } from '../settle/settlement.service';
+import { RawReceipt, RecentBlocks } from './recent-blocks';
 
 interface MinedTx {
   txId: string;
@@ -37,6 +38,8 @@ interface ChainWatch {
   kickedAt: number;
   /** The last heads this watch's polls saw arrive (first seen at `at`), oldest first: the chain's block cadence. */
   arrivals: Array<{ block: number; at: number }>;
+  /** The receipts of the blocks read last: a scan sent back by a new broadcast reads them from here. */
+  recent: RecentBlocks;
 }
 
 /**
@@ -132,9 +135,12 @@ export class ReceiptTracker implements OnModuleDestroy {
   track(chainId: number, txId: string, hash: string, fromBlock: number, known?: RelayTransactionEntity, sentAt?: number): void {
     let watch = this.watches.get(chainId);
     if (!watch) {
-      watch = { hashes: new Map(), byTx: new Map(), rows: new Map(), cursor: fromBlock - 1, dueAt: 0, busy: false, rerun: false, kickedAt: 0, seen: [], arrivals: [] };
+      watch = { hashes: new Map(), byTx: new Map(), rows: new Map(), cursor: fromBlock - 1, dueAt: 0, busy: false, rerun: false, kickedAt: 0, seen: [], arrivals: [], recent: new RecentBlocks() };
       this.watches.set(chainId, watch);
     }
+    // Only a first broadcast (`sentAt`) may find its blocks in memory: a resend or a cancellation
+    // looks back past blocks a reorg may have replaced since they were read.
+    if (sentAt === undefined) watch.recent.clear();
     if (sentAt !== undefined) fromBlock = Math.max(fromBlock, seenBefore(watch, sentAt) + 1);
     // An idle watch restarts from this transaction's block; a busy one never skips back past it,
     // including while a scan is running (it rescans from there when it has read the block it is on).
@@ -259,9 +265,7 @@ export class ReceiptTracker implements OnModuleDestroy {
         const blocks = Array.from({ length: Math.min(FETCH_PARALLEL, latest - watch.cursor) }, (_, i) => first + i);
         watch.rewindTo = undefined;
         watch.restartAt = undefined;
-        const receipts = await Promise.all(
-          blocks.map((block) => provider.send('eth_getBlockReceipts', [toQuantity(block)]) as Promise<Array<Record<string, unknown>> | null>),
-        );
+        const receipts = await Promise.all(blocks.map((block) => watch.recent.get(block) ?? this.readReceipts(chainId, watch, block)));
         for (const raw of receipts) {
           for (const r of raw ?? []) {
             const hash = String(r.transactionHash).toLowerCase();
@@ -283,7 +287,17 @@ export class ReceiptTracker implements OnModuleDestroy {
       this.logger.warn(`receipt poll on chain ${chainId} failed: ${(err as Error).message.split('\n')[0]}`);
     } finally {
       watch.busy = false;
+      // Nothing left to find: the blocks read are not kept while the watch is idle.
+      if (watch.hashes.size === 0) watch.recent.clear();
     }
+  }
+
+  /** A block's receipts from the node, kept for a scan sent back to it. Null: the provider has no such block yet. */
+  private async readReceipts(chainId: number, watch: ChainWatch, block: number): Promise<readonly RawReceipt[] | null> {
+    const generation = watch.recent.generation;
+    const raw = (await this.chains.provider(chainId).send('eth_getBlockReceipts', [toQuantity(block)])) as RawReceipt[] | null;
+    if (raw) watch.recent.put(block, raw, generation);
+    return raw;
   }
 
   /**

@@ -128,6 +128,37 @@ describe('ReceiptTracker scanning blocks', () => {
     expect(t.released.sort()).toEqual(['A', 'B']);
   });
 
+  it('a first broadcast answered while a scan ran goes back to blocks already read: their receipts come from memory, not from the node again', async () => {
+    const t = setup(6, { 2: [hashOf(0xb)], 6: [hashOf(0xa)] });
+    t.tracker.track(1, 'A', hashOf(0xa), 1);
+    // B went out before the poll saw the head (its head hint: block 1), and its answer came while blocks 5-6 were read.
+    const sentAt = performance.now();
+    let tracked = false;
+    t.setFetchHook((block) => {
+      if (block === 5 && !tracked) {
+        tracked = true;
+        t.tracker.track(1, 'B', hashOf(0xb), 2, undefined, sentAt);
+      }
+    });
+    await t.tick();
+    expect(t.settled.sort()).toEqual(['A', 'B']);
+    expect(t.fetched.sort()).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it("a resend's look-back reads its blocks from the node again: a reorg may have replaced them since", async () => {
+    const t = setup(6, { 2: [hashOf(0xb)], 6: [hashOf(0xa)] });
+    // D is still in flight, so the watch keeps what it read.
+    t.tracker.track(1, 'A', hashOf(0xa), 1);
+    t.tracker.track(1, 'D', hashOf(0xd), 1);
+    await t.tick();
+    expect(t.settled).toEqual(['A']);
+    // B's earlier broadcast, watched again after a resend (no first-send time): from block 1.
+    t.tracker.track(1, 'B', hashOf(0xb), 1);
+    await t.tick();
+    expect(t.settled).toEqual(['A', 'B']);
+    expect(t.fetched.filter((b) => b === 2)).toHaveLength(2);
+  });
+
   it('the receipts found in one scan settle as ONE batch, in block order, not one settlement each', async () => {
     const t = setup(4, { 1: [hashOf(0xa), hashOf(0xb)], 2: [hashOf(0xc)], 4: [hashOf(0xd)] });
     for (const [id, n] of [['A', 0xa], ['B', 0xb], ['C', 0xc], ['D', 0xd]] as const) t.tracker.track(1, id, hashOf(n), 1);
