@@ -2,7 +2,7 @@ import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { currentTraceId } from './trace-context';
-import { markTracingEnabled, rememberTxTrace, runDetached, runInTxTrace, stageSpan } from './tracing';
+import { forgetTxTrace, markTracingEnabled, rememberTxTrace, runDetached, runInTxTrace, stageSpan } from './tracing';
 
 /**
  * With tracing on, a stage span recorded for one transaction lands in that transaction's trace,
@@ -48,6 +48,10 @@ describe('tracing: whose trace a stage lands in', () => {
     expect(a).not.toBe(b);
     expect(spanOf('A', 'settlement')?.spanContext().traceId).toBe(a);
     expect(traceIdInLog).toBe('tx-A');
+    // The final status's log line comes after the settlement stage: it is still in A's trace (its OTel trace id in the line).
+    expect(runInTxTrace('A', () => trace.getActiveSpan()?.spanContext().traceId)).toBe(a);
+    forgetTxTrace('A');
+    expect(runInTxTrace('A', () => trace.getActiveSpan())).toBeUndefined();
   });
 
   it('a detached pass has no active span: each stage it records goes to its transaction', () => {

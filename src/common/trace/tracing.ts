@@ -89,6 +89,7 @@ export function tracedChild<T>(name: string, attributes: Record<string, string |
  * Where each relayed transaction's trace continues after its send job: the receipt tracker
  * settles it outside any job, so the send remembers its context by transaction id (bounded:
  * the oldest are forgotten first; a transaction settled by another worker starts a new trace).
+ * Kept past the settlement stage, for the final status's log line after it (`forgetTxTrace`).
  */
 const byTx = new Map<string, Context>();
 const BY_TX_MAX = 10_000;
@@ -97,6 +98,11 @@ export function rememberTxTrace(txId: string): void {
   if (!enabled) return;
   if (byTx.size >= BY_TX_MAX) byTx.delete(byTx.keys().next().value as string);
   byTx.set(txId, context.active());
+}
+
+/** The transaction's trace is complete (its final status logged): its context is let go. */
+export function forgetTxTrace(txId: string): void {
+  byTx.delete(txId);
 }
 
 /**
@@ -128,7 +134,6 @@ export function stageSpan(stage: string, startedMs: number, attributes: Record<s
   tracer()
     .startSpan(`relay.stage.${stage}`, { startTime: startedMs, attributes: { ...attributes, 'relay.stage': stage, ...(txId ? { 'relay.tx_id': txId } : {}) } }, parent)
     .end();
-  if (txId && (stage === 'settlement')) byTx.delete(txId);
 }
 
 function failed(span: Span, err: unknown): void {

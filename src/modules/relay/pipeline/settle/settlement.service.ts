@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { toQuantity } from 'ethers';
 import { EntityManager } from 'typeorm';
-import { runInTxTrace } from '../../../../common/trace/tracing';
+import { forgetTxTrace, runInTxTrace } from '../../../../common/trace/tracing';
 import { AccountCounters, LedgerService, LowBalanceMonitor } from '../../../accounts';
 import { ChainRegistry } from '../../../chains';
 import { MetricsService } from '../../../metrics';
@@ -125,7 +125,7 @@ export class SettlementService {
     }
     await this.publisher.publishMany('status', announced);
     for (const userId of lowBalance) await this.lowBalance.check(userId);
-    for (const { notification: n } of announced) runInTxTrace(n.txId, () => this.logFinal(n));
+    for (const { notification: n } of announced) this.logFinal(n);
     // Over the reservation, left out by the statement, or the statement failed: one transaction each, in its own trace.
     for (const { prepared: p, receipt } of ready) {
       if (settled.has(p.tx.id)) continue;
@@ -315,12 +315,13 @@ export class SettlementService {
     this.metrics.countTerminal(notification.chainId, notification.status, latencyMs);
     await this.publisher.publish('status', notification, tx.origin);
     if (lowBalanceDue) await this.lowBalance.check(notification.userId);
-    runInTxTrace(notification.txId, () => this.logFinal(notification));
+    this.logFinal(notification);
   }
 
-  /** The line a final status leaves, in the transaction's own trace whoever settled it (a tracker pass, the reconciler). */
+  /** The line a final status leaves, in the transaction's own trace whoever settled it (a tracker pass, the reconciler); the trace ends with it. */
   private logFinal(n: TxNotification): void {
-    this.logger.log(`tx ${n.txId} ${n.status}${n.executionTxHash ? ` ${n.executionTxHash}` : ''}`);
+    runInTxTrace(n.txId, () => this.logger.log(`tx ${n.txId} ${n.status}${n.executionTxHash ? ` ${n.executionTxHash}` : ''}`));
+    forgetTxTrace(n.txId);
   }
 
   private async toMicro(chainId: number, wei: bigint): Promise<bigint> {
